@@ -3,11 +3,13 @@ import { lowerSchedule } from "../src/lower/index.js";
 import { generatePattern } from "../src/patterns/registry.js";
 import { plan } from "../src/planner/registry.js";
 import type { Program } from "../src/model/program.js";
+import type { CommMatrix } from "../src/model/matrix.js";
+import type { Schedule } from "../src/model/schedule.js";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { bestOfMs, bestOfWallCpu, fillLike, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
+import { bestOfMs, fillLike, machineInfo, mdTable, timeMs, writeResults } from "./lib.js";
 import { timedProcess } from "./startup.js";
 
 interface Case {
@@ -20,9 +22,9 @@ interface Case {
   planMs: number;
   lowerMs: number;
   ratio: number;
-  /** Best of 3: new arrays of the program's types and lengths, every element written (the least any lowering to this IR does). */
+  /** New arrays of the program's types and lengths, every element written (the least any lowering to this IR does). */
   fillMs: number;
-  /** Best of 3: another build's lowering of the same plan (COMMPLAN_BENCH_BEFORE), or null. */
+  /** Another build's lowering of the same plan (COMMPLAN_BENCH_BEFORE), or null. */
   beforeMs: number | null;
   /** CPU time (user + system) of the lowering, the fill and the before build's lowering: the least of the same runs. */
   lowerCpuMs: number | null;
@@ -30,6 +32,8 @@ interface Case {
   beforeCpuMs: number | null;
   /** When the row was measured, on a row carried over from an earlier run (a size this run left out). */
   measuredAt?: string;
+  /** True when the columns were measured interleaved (round-robin); absent on rows of runs that measured each back to back. */
+  interleaved?: boolean;
 }
 
 /** What a run writes to bench/results/lower.json. */
@@ -75,8 +79,76 @@ function programArrays(prog: Program): ArrayBufferView[] {
 
 const ALGORITHMS = ["linear-permutation", "shift", "coloring"] as const;
 
-/** Timed runs of a lowering and of the fill at P (after a warm-up): 7 up to P = 1024 (a quarter second each), then 3. */
+/** The best wall and CPU time of one column's runs. */
+interface Best {
+  ms: number;
+  cpuMs: number;
+}
+
+/**
+ * The columns' functions run interleaved: a warm-up round, then `runs` rounds each running every function once in
+ * turn (round-robin); the best wall and the least CPU time (user + system) of each over its timed runs. Each column
+ * gets the same conditions: the same pages freed and handed out again by the allocator before it, the same garbage
+ * collector's state, the same load (a column run best-of-N back to back would reuse its own pages while the next
+ * column allocated fresh ones).
+ */
+function interleaved(fs: readonly (() => unknown)[], runs: number): Best[] {
+  const best = fs.map(() => ({ ms: Infinity, cpuMs: Infinity }));
+  for (let round = 0; round <= runs; round++)
+    fs.forEach((f, i) => {
+      const c0 = process.cpuUsage();
+      const t = timeMs(f).ms;
+      const c = process.cpuUsage(c0);
+      if (round === 0) return; // the warm-up round
+      best[i]!.ms = Math.min(best[i]!.ms, t);
+      best[i]!.cpuMs = Math.min(best[i]!.cpuMs, (c.user + c.system) / 1000);
+    });
+  return best;
+}
+
+/** Timed rounds of the lowering, the fill and the before build at P (after a warm-up round): 7 up to P = 1024, then 3. */
 const runsAt = (p: number): number => (p <= 1024 ? 7 : 3);
+
+/**
+ * One row: the lowering of a plan in `variant`, the fill of its program's arrays and the before build's lowering, run
+ * interleaved (`runs` rounds after a warm-up).
+ */
+function measureCase(
+  m: CommMatrix,
+  planned: { ms: number; value: Schedule },
+  variant: "nonblocking" | "blocking",
+  before: typeof lowerSchedule | null,
+  runs: number,
+): Case {
+  const s = planned.value;
+  const prog = lowerSchedule(m, s, { variant }).program; // a warm-up, whose program the fill copies
+  const arrays = programArrays(prog);
+  const [lowered, fill, old = null] = interleaved(
+    [
+      () => lowerSchedule(m, s, { variant }),
+      () => fillLike(arrays),
+      ...(before === null ? [] : [() => before(m, s, { variant })]),
+    ],
+    runs,
+  ) as [Best, Best, Best?];
+  return {
+    p: m.p,
+    algorithm: s.algorithm,
+    variant,
+    transfers: s.transferCount,
+    operations: prog.ops.rank.length,
+    pieces: prog.pieces.buffer.length,
+    planMs: planned.ms,
+    lowerMs: lowered.ms,
+    ratio: lowered.ms / planned.ms,
+    fillMs: fill.ms,
+    beforeMs: old?.ms ?? null,
+    lowerCpuMs: lowered.cpuMs,
+    fillCpuMs: fill.cpuMs,
+    beforeCpuMs: old?.cpuMs ?? null,
+    interleaved: true,
+  };
+}
 
 /** Runs the cases; returns the markdown summary. */
 export async function lowerBench(log: (s: string) => void, argv = process.argv.slice(2)): Promise<string> {
@@ -93,29 +165,8 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
       if (algorithm === "coloring" && p > 1024) continue; // coloring's repair walks make P = 4096 minutes long
       log(`lower: ${algorithm} P = ${p} ...`);
       const planned = bestOfMs(() => plan(m, algorithm), 3);
-      const runs = runsAt(p);
-      for (const variant of ["nonblocking", "blocking"] as const) {
-        const lowered = bestOfWallCpu(() => lowerSchedule(m, planned.value, { variant }), runs);
-        const prog = lowered.value.program;
-        const fill = bestOfWallCpu(() => fillLike(programArrays(prog)), runs);
-        const old = before === null ? null : bestOfWallCpu(() => before(m, planned.value, { variant }), runs);
-        results.push({
-          p,
-          algorithm,
-          variant,
-          transfers: planned.value.transferCount,
-          operations: prog.ops.rank.length,
-          pieces: prog.pieces.buffer.length,
-          planMs: planned.ms,
-          lowerMs: lowered.ms,
-          ratio: lowered.ms / planned.ms,
-          fillMs: fill.ms,
-          beforeMs: old?.ms ?? null,
-          lowerCpuMs: lowered.cpuMs,
-          fillCpuMs: fill.cpuMs,
-          beforeCpuMs: old?.cpuMs ?? null,
-        });
-      }
+      for (const variant of ["nonblocking", "blocking"] as const)
+        results.push(measureCase(m, planned, variant, before, runsAt(p)));
     }
   }
   const previous = previousResults();
@@ -124,12 +175,15 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
   results.sort((a, b) => a.p - b.p); // stable: the algorithms and variants keep their order within a size
   const md =
     "### Lowering: schedule -> per-rank programs (002 Pattern3, lmax 256, message level)\n\n" +
-    "Best of up to 7 warm runs each up to P = 1024 and of up to 3 above (planning: best of 3), in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
+    "Best of 7 warm runs each up to P = 1024 and of 3 above (planning: best of 3), in one process; ratio = lowering / planning of the same plan. The target is lowering <= 2 x planning: " +
     "shift and linear-permutation plan in one loop over P^2 transfers, while the lowering writes two operations and their pieces per transfer, regrouped by rank. " +
-    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed (best of as many runs; pages fresh or reused as the allocator hands them out, as for the lowering): the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x)." +
+    "Program fill = new arrays of the lowered program's types and lengths with every element written, nothing computed: the least any lowering to this IR costs here, so fill / plan is the best ratio it could reach, and lower / fill how far the lowering is from it (the goal: within 2 x). " +
+    "The columns are measured interleaved: after a warm-up round, each round runs the lowering, the fill" +
+    (before === null ? "" : " and the before build's lowering") +
+    " once each in turn (round-robin), and each column is the best of its runs, so that every column gets the same page, garbage-collector and load conditions (pages fresh or reused as the allocator hands them out after the other columns' runs; a column run best-of-N back to back would instead reuse its own pages while the lowering allocates fresh ones)." +
     (before === null
       ? ""
-      : ` Before = the lowering of another build (${BEFORE!.replace(/\/bin\/commplan\.js$/, "")}) on the same plans in the same process, best of as many runs, run right after this build's of the same case.`) +
+      : ` Before = the lowering of another build (${BEFORE!.replace(/\/bin\/commplan\.js$/, "")}) on the same plans in the same process.`) +
     "\n\n" +
     mdTable(
       [
@@ -170,6 +224,10 @@ export async function lowerBench(log: (s: string) => void, argv = process.argv.s
         `this bench (made ${[...new Set(carried.map((r) => minuteOf(r.measuredAt)))].join(", ")}; its own load and ` +
         `before build): this run (\`--p ${sizes.join(",")}\`) left that size out for time.` +
         (carried.some((r) => r.lowerCpuMs === null) ? " That run measured no CPU time." : "") +
+        (carried.some((r) => r.interleaved !== true)
+          ? " That run measured each column best-of-N back to back, not interleaved (the fill on pages as its own runs" +
+            " left them)."
+          : "") +
         "\n";
   const split = withSplit ? { ...splitExportRow(log), measuredAt: new Date().toISOString() } : carriedSplit(previous);
   const machine = machineInfo();

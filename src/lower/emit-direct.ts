@@ -8,6 +8,7 @@ import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
 import { TAG_LIMIT } from "./tags.js";
 import { unzeroed } from "../internal/unzeroed.js";
+import { colourRound } from "./colour-round.js";
 
 /**
  * A receive's mark in the slot word of the scatter pass: its sign bit (slots stay below 2^31: MAX_ENTRIES of the peer
@@ -20,6 +21,8 @@ export interface DirectEmitted {
   readonly rankStart: Uint32Array;
   readonly ops: OpTable;
   readonly pieces: PieceTable;
+  /** Blocking: the most colour classes of a round (0 without messages); nonblocking: 0. */
+  readonly maxClasses: number;
 }
 
 /**
@@ -34,14 +37,15 @@ export interface DirectEmitted {
  * checks that no two sends of a rank go to one peer: null when one of those fails (a receive's count is its send's
  * when none does). Those checks read the rank's own rows, in cache; in message order each read jumps a row.
  *
- * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th).
+ * `start`: the messages of round t are [start[t], start[t + 1]) of `order` (null: message q is the q-th). `blocking`:
+ * each round's messages are coloured (colourRound, as colourRounds colours them) in the scatter, where it reads them.
  */
 export function emitDirect(
   msgs: Messages,
   p: number,
   order: Uint32Array | null,
   start: Uint32Array,
-  colour: Uint32Array | null,
+  blocking: boolean,
   layout: BufferLayout,
   opsOf: Uint32Array,
   check: Float64Array | null,
@@ -49,27 +53,28 @@ export function emitDirect(
 ): DirectEmitted | null {
   // each operation's record, written in full by the scatter (every operation once): no zero fill
   const rec = unzeroed(Float64Array, 2 * opsOf[p]!);
-  scatter(msgs, p, order, start, colour, opsOf, rec, new Int32Array(rec.buffer), progress);
-  return rankMajor(p, start.length - 1, layout, opsOf, rec, check);
+  const maxClasses = scatter(msgs, p, order, start, blocking, opsOf, rec, new Int32Array(rec.buffer), progress);
+  const e = rankMajor(p, start.length - 1, layout, opsOf, rec, check);
+  return e === null ? null : { ...e, maxClasses };
 }
 
 /**
  * The scatter pass: operation x gets a 16-byte record, words 4x and 4x + 1 of `word` its slot (with RECV_BIT for a
  * receive) and its round, and for a send rec[2x + 1] (the record's second half) its count. One record stream per rank,
  * not a word stream and a count stream: half the streams, half the pages the scatter writes at once (at P = 1024, 33
- * against 20 ms in isolation).
+ * against 20 ms in isolation). Returns the most colour classes of a round (blocking; 0 nonblocking).
  */
 function scatter(
   msgs: Messages,
   p: number,
   order: Uint32Array | null,
   start: Uint32Array,
-  colour: Uint32Array | null,
+  blocking: boolean,
   opsOf: Uint32Array,
   rec: Float64Array,
   word: Int32Array,
   progress: ProgressCallback | null,
-): void {
+): number {
   const { src, dst } = msgs,
     mc = msgs.count;
   const { sendSlot, recvSlot } = msgs.direct!;
@@ -77,12 +82,15 @@ function scatter(
   const rounds = start.length - 1;
   const tick = progressTicker(progress, msgs.n);
   let perm = new Uint32Array(0),
-    byColour = new Uint32Array(64);
+    colour = new Uint32Array(0),
+    byColour = new Uint32Array(64),
+    maxClasses = 0;
+  const used = blocking ? new Int32Array(p) : null;
   for (let t = 0; t < rounds; t++) {
     const qa = start[t]!,
       qb = start[t + 1]!;
     tick(qa);
-    if (colour === null) {
+    if (used === null) {
       for (let q = qa; q < qb; q++) {
         const k = order === null ? q : order[q]!,
           a = src[k]!,
@@ -102,25 +110,18 @@ function scatter(
       }
       continue;
     }
-    // blocking: the round's messages in colour order (a counting sort, stable), both sides at once
+    // blocking: the round's messages coloured, then in colour order (a counting sort, stable), both sides at once
     const nq = qb - qa;
-    if (perm.length < nq) perm = new Uint32Array(2 * nq);
-    let top = 0;
-    for (let q = qa; q < qb; q++) {
-      const c = colour[order === null ? q : order[q]!]!;
-      if (c + 2 > byColour.length) {
-        const grown = new Uint32Array(2 * (c + 2));
-        grown.set(byColour);
-        byColour = grown;
-      }
-      if (c + 1 > top) top = c + 1;
-      byColour[c + 1] = byColour[c + 1]! + 1;
+    if (perm.length < nq) {
+      perm = new Uint32Array(2 * nq);
+      colour = new Uint32Array(2 * nq);
     }
+    const top = colourRound(src, dst, order, qa, qb, used, colour);
+    if (top > maxClasses) maxClasses = top;
+    if (top + 1 > byColour.length) byColour = new Uint32Array(2 * (top + 1)); // all 0, as byColour is between rounds
+    for (let i = 0; i < nq; i++) byColour[colour[i]! + 1] = byColour[colour[i]! + 1]! + 1;
     for (let c = 0; c < top; c++) byColour[c + 1] = byColour[c + 1]! + byColour[c]!;
-    for (let q = qa; q < qb; q++) {
-      const k = order === null ? q : order[q]!;
-      perm[byColour[colour[k]!]!++] = k;
-    }
+    for (let i = 0; i < nq; i++) perm[byColour[colour[i]!]!++] = order === null ? qa + i : order[qa + i]!;
     byColour.fill(0, 0, top + 1);
     for (let i = 0; i < nq; i++) {
       const k = perm[i]!,
@@ -136,6 +137,7 @@ function scatter(
     }
   }
   tick(Infinity);
+  return maxClasses;
 }
 
 /**
@@ -156,7 +158,7 @@ function rankMajor(
   rankStart: Uint32Array,
   rec: Float64Array,
   check: Float64Array | null,
-): DirectEmitted | null {
+): Omit<DirectEmitted, "maxClasses"> | null {
   const nOps = rec.length >>> 1;
   const word = new Int32Array(rec.buffer),
     offset = new Float64Array(rec.buffer, 0, nOps);

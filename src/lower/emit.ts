@@ -8,6 +8,7 @@ import { progressTicker, type ProgressCallback } from "../model/progress.js";
 import type { BufferLayout } from "./layout.js";
 import type { Messages } from "./messages.js";
 import { emitDirect } from "./emit-direct.js";
+import { colourRound } from "./colour-round.js";
 import { TAG_LIMIT } from "./tags.js";
 
 const SEND = 0,
@@ -53,48 +54,15 @@ function byRound(msgs: Messages, rounds: number): { order: Uint32Array | null; s
  */
 export function colourRounds(msgs: Messages, p: number, order: Uint32Array | null, start: Uint32Array): Uint32Array {
   const colour = new Uint32Array(msgs.n);
-  // the colours < 32 each rank took in this round, as bits (int32: all 32 taken is -1); cleared after the round by
-  // a second pass over its messages (in cache), not tested per rank with a round stamp (a branch that a round's
-  // messages in an irregular rank order mispredicted)
   const used = new Int32Array(p);
-  const src = msgs.src,
-    dst = msgs.dst;
-  let high: Map<number, Set<number>> | null = null; // colours >= 32, rarely needed
+  let out = new Uint32Array(0);
   const rounds = start.length - 1;
   for (let r = 0; r < rounds; r++) {
-    high?.clear();
     const qa = start[r]!,
       qb = start[r + 1]!;
-    for (let q = qa; q < qb; q++) {
-      const k = order === null ? q : order[q]!,
-        a = src[k]!,
-        b = dst[k]!;
-      if (a === b) continue;
-      const mask = used[a]! | used[b]!;
-      let c: number;
-      if (mask !== -1) {
-        const bit = ~mask & (mask + 1);
-        c = 31 - Math.clz32(bit);
-        used[a] = used[a]! | bit;
-        used[b] = used[b]! | bit;
-      } else {
-        high ??= new Map();
-        const ha = high.get(a) ?? new Set<number>(),
-          hb = high.get(b) ?? new Set<number>();
-        c = 32;
-        while (ha.has(c) || hb.has(c)) c++;
-        ha.add(c);
-        hb.add(c);
-        high.set(a, ha);
-        high.set(b, hb);
-      }
-      colour[k] = c;
-    }
-    for (let q = qa; q < qb; q++) {
-      const k = order === null ? q : order[q]!;
-      used[src[k]!] = 0;
-      used[dst[k]!] = 0;
-    }
+    if (out.length < qb - qa) out = new Uint32Array(2 * (qb - qa));
+    colourRound(msgs.src, msgs.dst, order, qa, qb, used, out);
+    for (let q = qa; q < qb; q++) colour[order === null ? q : order[q]!] = out[q - qa]!;
   }
   return colour;
 }
@@ -133,21 +101,24 @@ export function emitOps(
   progress: ProgressCallback | null = null,
 ): Emitted | null {
   const { order, start } = byRound(msgs, rounds);
-  const colour = variant === "blocking" ? colourRounds(msgs, p, order, start) : null;
   const { src, dst } = msgs;
   const n = msgs.n;
   if (n > 0x7fffffff) throw fail("lower", "UNSUPPORTED", `the program has ${n} messages, more than 2^31 - 1`);
-  const { opsOf, piecesOf, maxClasses } = countRankSizes(msgs, p, colour);
+  const { opsOf, piecesOf, anyMessage } = countRankSizes(msgs, p);
   const nOps = opsOf[p]!,
     nPieces = piecesOf[p]!;
   if (nPieces > 0xffffffff)
     throw fail("lower", "UNSUPPORTED", `the program has ${nPieces} buffer pieces, more than 2^32 - 1`);
-  // Direct messages without copies: one piece per operation, piece x belongs to operation x.
+  const blocking = variant === "blocking";
+  // Direct messages without copies: one piece per operation, piece x belongs to operation x. Blocking, the
+  // direct path colours each round itself, where it reads the round's messages (no colour array, no pass of its own)
   if (msgs.direct !== null && msgs.direct.x0 === null && nPieces === nOps) {
-    const e = emitDirect(msgs, p, order, start, colour, layout, opsOf, msgs.checkCounts ?? null, progress);
-    return e === null ? null : { ...e, maxClasses };
+    const e = emitDirect(msgs, p, order, start, blocking, layout, opsOf, msgs.checkCounts ?? null, progress);
+    return e === null ? null : { ...e, maxClasses: blocking ? e.maxClasses : anyMessage ? 1 : 0 };
   }
   if (msgs.checkCounts) throw new Error("emitOps: counts to check outside the direct path");
+  const colour = blocking ? colourRounds(msgs, p, order, start) : null;
+  const maxClasses = colour === null ? (anyMessage ? 1 : 0) : classesOf(msgs, colour);
   const w = new RankWriter(msgs, p, layout, opsOf, piecesOf, nOps, nPieces);
   // Blocked rank-major pass.
   const bucket = new Uint32Array(p + 1),
@@ -226,25 +197,21 @@ export function emitOps(
 
 /**
  * The counting pass: operations and pieces of every rank as prefix sums (those the messages carry, msgs.rankOps, when
- * they do), and the blocking variant's classes.
+ * they do), and whether any message is not a copy (a round with one has a class).
  */
 function countRankSizes(
   msgs: Messages,
   p: number,
-  colour: Uint32Array | null,
-): { opsOf: Uint32Array; piecesOf: Float64Array; maxClasses: number } {
+): { opsOf: Uint32Array; piecesOf: Float64Array; anyMessage: boolean } {
   const { src, dst, send, recv } = msgs;
   const n = msgs.n;
   const opsOf = new Uint32Array(p + 1),
     piecesOf = new Float64Array(p + 1);
-  let maxClasses = 0;
   const given = msgs.rankOps;
   if (given !== null && given !== undefined) {
     opsOf.set(given);
     piecesOf.set(opsOf);
-    if (colour === null) maxClasses = n > 0 ? 1 : 0;
-    else for (let k = 0; k < n; k++) if (colour[k]! + 1 > maxClasses) maxClasses = colour[k]! + 1;
-    return { opsOf, piecesOf, maxClasses };
+    return { opsOf, piecesOf, anyMessage: n > 0 };
   }
   if (send === null && recv === null) {
     // direct messages: one piece per operation unless some message is a copy (then the general loop below)
@@ -262,12 +229,11 @@ function countRankSizes(
     if (!copy) {
       for (let r = 0; r < p; r++) opsOf[r + 1] = opsOf[r + 1]! + opsOf[r]!;
       piecesOf.set(opsOf);
-      if (colour === null) maxClasses = n > 0 ? 1 : 0;
-      else for (let k = 0; k < n; k++) if (colour[k]! + 1 > maxClasses) maxClasses = colour[k]! + 1;
-      return { opsOf, piecesOf, maxClasses };
+      return { opsOf, piecesOf, anyMessage: n > 0 };
     }
     opsOf.fill(0);
   }
+  let anyMessage = false;
   for (let k = 0; k < n; k++) {
     const a = src[k]!,
       b = dst[k]!;
@@ -279,15 +245,22 @@ function countRankSizes(
       opsOf[b + 1] = opsOf[b + 1]! + 1;
       piecesOf[a + 1] = piecesOf[a + 1]! + ns;
       piecesOf[b + 1] = piecesOf[b + 1]! + nr;
-      const c = colour === null ? 1 : colour[k]! + 1;
-      if (c > maxClasses) maxClasses = c;
+      anyMessage = true;
     }
   }
   for (let r = 0; r < p; r++) {
     opsOf[r + 1] = opsOf[r + 1]! + opsOf[r]!;
     piecesOf[r + 1] = piecesOf[r + 1]! + piecesOf[r]!;
   }
-  return { opsOf, piecesOf, maxClasses };
+  return { opsOf, piecesOf, anyMessage };
+}
+
+/** The blocking variant's classes: the greatest colour of a message that is not a copy, plus 1 (0: none). */
+function classesOf(msgs: Messages, colour: Uint32Array): number {
+  const { src, dst } = msgs;
+  let top = 0;
+  for (let k = 0; k < msgs.n; k++) if (src[k] !== dst[k] && colour[k]! + 1 > top) top = colour[k]! + 1;
+  return top;
 }
 
 /**

@@ -153,8 +153,20 @@ export function groupTransfers(s: Schedule): Grouping {
   const { p, transferCount: t } = s;
   const tally = tallyTransfers(s);
   if (tally !== null) {
-    const round = stepOfTransfer(s);
-    return { n: t, round, src: s.src, dst: s.dst, count: s.size, msgOf: null, start: s.stepStart, tally };
+    // the step of every transfer (4 bytes each) made when first read: the direct path reads the step starts instead
+    let round: Uint32Array | null = null;
+    return {
+      n: t,
+      get round(): Uint32Array {
+        return (round ??= stepOfTransfer(s));
+      },
+      src: s.src,
+      dst: s.dst,
+      count: s.size,
+      msgOf: null,
+      start: s.stepStart,
+      tally,
+    };
   }
   const msgOf = new Uint32Array(t);
   const round = growU32(t),
@@ -312,12 +324,15 @@ export function directMessagesUnchecked(
   const rankOps = noCopiesSameTotal(layout, g, p, sendTotal);
   if (rankOps === null) return null;
   const slot = sendSlots(layout, p, s, g);
-  const { n, round, src, dst, count } = g;
+  const { n, src, dst, count } = g;
   const places = { sendSlot: slot, recvSlot: recvSlots(layout, p, src, dst, n), x0: null };
   const checkCounts = layout.sendCounts;
   return {
     n,
-    round,
+    // read only when the emitter orders the messages by round itself (the round starts are given): g's when read
+    get round(): Uint32Array {
+      return g.round;
+    },
     src,
     dst,
     count,

@@ -6,6 +6,8 @@ import { emitOps } from "../../src/lower/emit.js";
 import { bufferLayout } from "../../src/lower/layout.js";
 import { directMessages, directMessagesUnchecked, groupTransfers } from "../../src/lower/messages.js";
 import { matrixFromData, type CommMatrix } from "../../src/model/matrix.js";
+import { matrixDigest } from "../../src/model/matrix-digest.js";
+import { ScheduleBuilder } from "../../src/model/schedule.js";
 import type { LayoutForm } from "../../src/model/program.js";
 import { plan } from "../../src/planner/registry.js";
 import { matrixArb } from "../helpers/arbitraries.js";
@@ -81,6 +83,45 @@ describe("emitDirect", () => {
       expect(e.pieces.offset.buffer.byteLength).toBe(16 * n);
       expect([e.pieces.offset.byteOffset, e.pieces.count.byteOffset]).toEqual([0, 8 * n]);
       expect(Array.from(e.pieces.count)).toEqual(Array.from(e.ops.count));
+    }
+  });
+
+  it("colours each round in its scatter as colourRounds does, past 32 colours a round (the blocking variant)", () => {
+    // one step of every pair, in a seeded shuffled order: a rank takes part in 2 (P - 1) messages of the round, so
+    // the greedy colouring needs colours >= 32 (colourRounds' map beyond the bit masks)
+    const p = 40;
+    const m = offDiagonal(
+      matrixFromData(
+        p,
+        Float64Array.from({ length: p * p }, (_, k) => 1 + ((k * 7) % 5)),
+      ),
+    );
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) if (i !== j) pairs.push([i, j]);
+    let seed = 12345;
+    for (let x = pairs.length - 1; x > 0; x--) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      const y = seed % (x + 1);
+      [pairs[x], pairs[y]] = [pairs[y]!, pairs[x]!];
+    }
+    const header = { p, algorithm: "hand", params: {}, seed: null, elementBytes: m.elementBytes };
+    const b = new ScheduleBuilder({ ...header, matrixDigest: matrixDigest(m) }, false);
+    b.stage("all").step();
+    for (const [i, j] of pairs) b.transfer(i, j, m.data[i * p + j]!);
+    const s = b.build();
+    for (const form of ["full", "peers"] as const) {
+      const layout = bufferLayout(m, { form });
+      const g = groupTransfers(s);
+      const msgs = directMessagesUnchecked(layout, p, s, g)!;
+      expect(msgs).not.toBeNull();
+      const direct = emitOps(msgs, p, 1, "blocking", layout)!;
+      const general = directMessages(layout, p, s, g);
+      const forced = { ...general, direct: { ...general.direct!, x0: new Float64Array(general.n) } };
+      const want = emitOps(forced, p, 1, "blocking", layout)!;
+      expect(want.maxClasses).toBeGreaterThan(32);
+      expect(direct.maxClasses).toBe(want.maxClasses);
+      expect(direct.ops).toEqual(want.ops);
+      expect(direct.pieces).toEqual(want.pieces);
     }
   });
 
