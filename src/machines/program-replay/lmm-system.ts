@@ -143,6 +143,8 @@ export class LmmSystem {
   private nextFlow: Int32Array;
   /** Whether anything changed since the last solve. */
   modified = false;
+  /** The solves made by solveIsolated (every marked link holding one flow at most). */
+  isolatedSolves = 0;
   /**
    * The links with enabled flows (a dense set: live[0 .. nLive), livePos by link) and the number of (flow, link) pairs
    * on them. `connected`: they form one component (flows linking links), so that the first closure of a solve, from
@@ -166,6 +168,7 @@ export class LmmSystem {
     private readonly scanMax = SCAN_MAX,
     private readonly shortcut = true,
     private readonly leaveOutRepeats = true,
+    private readonly isolatedFast = true,
   ) {
     const L = net.links,
       E = net.routeLinks.length,
@@ -494,6 +497,7 @@ export class LmmSystem {
       this.clearMarks();
       return 0;
     }
+    if (this.selective && this.isolatedFast && this.allPrivate()) return this.solveIsolated(rate, touched);
     const nOld = this.startSolve();
     const g = this.gen;
     const { cleanAt } = this;
@@ -512,6 +516,92 @@ export class LmmSystem {
     }
     this.endSolve();
     return nTouched;
+  }
+
+  /** Whether every marked link holds one flow at most: each flow on them is then alone on all its marked links. */
+  private allPrivate(): boolean {
+    const { mList, count } = this;
+    for (let i = 0; i < this.nM; i++) if (count[mList[i]!]! > 1) return false;
+    return true;
+  }
+
+  /**
+   * The solve of marked links that each hold one flow at most, without the progressive filling's scans: a flow alone
+   * on its marked links is fixed by the one of least (start share, link), as the filling fixes it (a link of one flow
+   * keeps its start share until that flow is fixed, then drops out), and the filling's steps are those links in
+   * (share, link) order, one flow each; they are logged as its steps are, for the next solve to replay. Each flow's
+   * rate is computed as the filling computes it (share * weight, the share bandwidth / usage, the usage 0 + weight),
+   * so the rates are the same bit for bit (test/machines/program-replay-lmm.test.ts, against isolatedFast false).
+   */
+  private solveIsolated(rate: Float64Array, touched: Int32Array): number {
+    const { bandwidth, fatpipe } = this.net;
+    const { mList, count, slotStart, slotFlow, slotW, fixOrd, weight, opOf, fixedIn, initUsage, initShare, sumAt } =
+      this;
+    const g = this.gen;
+    // per entry k (a flow): its flow (order), least share (fixShare) and the link of it (stack), free in a solve
+    const flowAt = this.order,
+      shareAt = this.fixShare,
+      linkAt = this.stack;
+    const base = this.fixBase;
+    let n = 0;
+    for (let i = 0; i < this.nM; i++) {
+      const c = mList[i]!;
+      if (count[c] === 0) continue;
+      const s = slotStart[c]!,
+        f = slotFlow[s]!;
+      // the usage startLink sums over the link's one flow: 0 + its weight (FATPIPE: max(0, weight))
+      const u = fatpipe[c] ? Math.max(0, slotW[s]!) : 0 + slotW[s]!;
+      const sh = shareOfState(bandwidth[c]!, u, fatpipe[c]!);
+      // its start state kept as startLink keeps it: a later solve may find the link clean and settle it from there
+      initUsage[c] = u;
+      initShare[c] = sh;
+      sumAt[c] = g;
+      if (fixOrd[f]! < base) {
+        fixOrd[f] = base + n;
+        flowAt[n] = f;
+        shareAt[n] = sh;
+        linkAt[n++] = c;
+        continue;
+      }
+      const k = fixOrd[f]! - base;
+      if (sh < shareAt[k]! || (sh === shareAt[k] && c < linkAt[k]!)) {
+        shareAt[k] = sh;
+        linkAt[k] = c;
+      }
+    }
+    // the entries in (share, link) order: dList (free in a solve) holds their permutation
+    const idx = this.dList;
+    for (let k = 0; k < n; k++) idx[k] = k;
+    const before = (a: number, b: number): boolean =>
+      shareAt[a]! < shareAt[b]! || (shareAt[a] === shareAt[b] && linkAt[a]! < linkAt[b]!);
+    if (n <= 16)
+      for (let k = 1; k < n; k++) {
+        const x = idx[k]!;
+        let j = k - 1;
+        for (; j >= 0 && before(x, idx[j]!); j--) idx[j + 1] = idx[j]!;
+        idx[j + 1] = x;
+      }
+    else idx.subarray(0, n).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    const { nextLink, nextKey, nextShare, nextFixStart, nextFlow } = this;
+    for (let i = 0; i < n; i++) {
+      const k = idx[i]!,
+        f = flowAt[k]!,
+        sh = shareAt[k]!;
+      nextLink[i] = linkAt[k]!;
+      nextKey[i] = sh;
+      nextShare[i] = sh;
+      nextFixStart[i] = i;
+      nextFlow[i] = f;
+      fixedIn[f] = g;
+      const op = opOf[f]!;
+      rate[op] = sh * weight[f]!;
+      touched[i] = op;
+    }
+    this.nSteps = n;
+    this.nFix = n;
+    this.isolatedSolves++;
+    this.endSolve();
+    return n;
   }
 
   /** A link marked without flows that has one now (its closure stopped at the mark) is solved: a range of its own. */
