@@ -133,7 +133,7 @@ const CASES: [string, (v: unknown) => unknown, unknown[], RegExp][] = [
     "plan algorithm",
     (v) => plan(m, v as string, {}),
     [Symbol("s"), 3, "no\nplanner"],
-    /^planner: unknown algorithm (symbol|number|"no\\nplanner"); known: /,
+    /^planner: (the algorithm must be a planner's name \(a string\), got (Symbol\(s\)|3)|unknown algorithm "no\\nplanner"; known: )/,
   ],
   [
     "buildTopology spec",
