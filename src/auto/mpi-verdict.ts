@@ -56,9 +56,9 @@ export interface MpiVerdict {
   /** Its predicted makespan (us), or null when it was not simulated. */
   readonly mpiSimulated: number | null;
   /**
-   * Percent of the default's makespan the winner saves, from the two times `speedup` compares too (above 0 exactly
-   * when the speed-up is above 1; negative when the winner is slower; 0 for a matrix without messages), null when
-   * unknown.
+   * Percent of the default's makespan the winner saves, from the two times `speedup` compares too (the sign of the
+   * speed-up minus 1, each rounded to 3 decimals on its own: a near tie may read 0.001 beside 1; negative when the
+   * winner is slower; 0 for a matrix without messages), null when unknown.
    */
   readonly gain: number | null;
   /** The winner's predicted makespan (us), the time `gain` and `speedup` compare; null when unknown. */

@@ -250,8 +250,8 @@ describe("commplan te-table", () => {
 
   it("bad filters exit 2 with a message naming the option", async () => {
     for (const [args, re] of [
-      [["--n", "1"], /^commplan: --nodes \(--n\) must be an integer in 2\.\.4096, got '1'$/m],
-      [["--nodes", "1"], /^commplan: --nodes \(--n\) must be an integer in 2\.\.4096, got '1'$/m],
+      [["--n", "1"], /^te-table: --nodes \(--n\) must be an integer in 2\.\.4096, got '1'$/m],
+      [["--nodes", "1"], /^te-table: --nodes \(--n\) must be an integer in 2\.\.4096, got '1'$/m],
       [["--h-over-n", "x"], /^te-table: --h-over-n \(--h\) takes integers in 1\.\.1024, each bare or followed by N/],
       [["--seeds", "0"], /--seeds/],
       [["--nodes", ""], /--nodes \(--n\) needs at least one value/],

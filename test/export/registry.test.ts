@@ -109,7 +109,7 @@ describe("export registry", () => {
     const lines = readFileSync(f("toy.txt"), "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(6);
     expect(lines.every((l, r) => new RegExp(`^${r} [1-9]\\d*$`).test(l))).toBe(true);
-    expect(written.err).toMatch(/^export: shift, P = 6, nonblocking: \d+ rounds/);
+    expect(written.err).toMatch(/^export: shift, P = 6, toy \(nonblocking\): \d+ rounds/);
   });
 
   it("the export summary's schema lists exactly the registry's formats as exportFormat", () => {

@@ -22,9 +22,9 @@ describe("store origin", () => {
     writeFileSync(join(d, "spec.json"), JSON.stringify(spec));
     expect((await run("precompute", join(d, "spec.json"), "--store", join(d, "s"), "--jobs", "1")).code).toBe(0);
     const table = (await run("store", "list", join(d, "s"))).out.split("\n");
-    expect(table[0]).toMatch(/ created +origin$/);
-    expect(table.find((l) => / shift +10 /.test(l))).toMatch(/ file:u10\.json$/);
-    expect(table.find((l) => / shift +9 /.test(l))).toMatch(/ h-relation\(seed=7,h=2\)$/);
+    expect(table[0]).toMatch(/ created +origin +params +element bytes$/);
+    expect(table.find((l) => / shift +10 /.test(l))).toMatch(/ file:u10\.json +\d+$/);
+    expect(table.find((l) => / shift +9 /.test(l))).toMatch(/ h-relation\(seed=7,h=2\) +\d+$/);
     const listed = await run("store", "list", join(d, "s"), "--json");
     const doc = JSON.parse(listed.out) as { entries: { key: { p: number }; origin: unknown }[] };
     validateWithSchema("store-list", doc, "test");
@@ -45,8 +45,8 @@ describe("store origin", () => {
     expect(list.find((e) => e.key!.algorithm === "shift")!.origin).toBeNull();
     expect(list.find((e) => e.key!.algorithm === "linear-permutation")!.origin).toEqual(origin);
     const table = (await run("store", "list", s.dir)).out.split("\n");
-    expect(table.find((l) => / shift +8 /.test(l))!.trimEnd()).toMatch(/Z$/); // the created time ends the row
-    expect(table.find((l) => / linear-permutation +8 /.test(l))).toMatch(/ uniform\(seed=1\)$/);
+    expect(table.find((l) => / shift +8 /.test(l))!.trimEnd()).toMatch(/Z +\d+$/); // no origin, no params: the created time, then the element bytes
+    expect(table.find((l) => / linear-permutation +8 /.test(l))).toMatch(/ uniform\(seed=1\) +\d+$/);
     validateWithSchema("store-list", JSON.parse((await run("store", "list", s.dir, "--json")).out), "test");
   });
 });
