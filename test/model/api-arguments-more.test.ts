@@ -26,7 +26,7 @@ import {
   programToJsonText,
   scheduleToJsonText,
 } from "../../src/entries/io.js";
-import { errorOf } from "../helpers/errors.js";
+import { loose, refused } from "../helpers/errors.js";
 
 const m = matrixFromRows([
   [0, 1, 2],
@@ -35,21 +35,6 @@ const m = matrixFromRows([
 ]);
 const machine = findMachine("t3d-004");
 const s = plan(m, "shift", { payload: true });
-
-/** The error f throws, asserted one line with the code and field given; its message. */
-function refused(f: () => unknown, code: string, field: string): string {
-  const e = errorOf(f);
-  expect({ code: e.code, field: e.place.field, oneLine: !e.message.includes("\n") }).toEqual({
-    code,
-    field,
-    oneLine: true,
-  });
-  return e.message;
-}
-
-/** Calls a public function as plain JavaScript would, with arguments TypeScript refuses. */
-const loose = <F extends (...args: never[]) => unknown>(f: F): ((...args: unknown[]) => unknown) =>
-  f as unknown as (...args: unknown[]) => unknown;
 
 describe("the planners option takes Planner objects; a name or anything else is refused naming it", () => {
   it("compareMatrix: a planner's name in the list (was: TypeError reading 'elementLimit')", () => {

@@ -50,7 +50,7 @@ import {
   runtimeProperty,
   verifyOrThrow,
 } from "../../src/testing/index.js";
-import { errorOf } from "../helpers/errors.js";
+import { errorOf, loose, refused } from "../helpers/errors.js";
 import { writeProgramSplit } from "../../src/io/program-json-write.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -61,21 +61,6 @@ const m = matrixFromRows([
 ]);
 const machine = findMachine("t3d-004");
 const s = plan(m, "shift", { payload: true });
-
-/** The error f throws, asserted one line with the code and field given; its message. */
-function refused(f: () => unknown, code: string, field: string): string {
-  const e = errorOf(f);
-  expect({ code: e.code, field: e.place.field, oneLine: !e.message.includes("\n") }).toEqual({
-    code,
-    field,
-    oneLine: true,
-  });
-  return e.message;
-}
-
-/** Calls a public function as plain JavaScript would, with arguments TypeScript refuses. */
-const loose = <F extends (...args: never[]) => unknown>(f: F): ((...args: unknown[]) => unknown) =>
-  f as unknown as (...args: unknown[]) => unknown;
 
 describe("an unknown option key is refused, with a suggestion, not dropped", () => {
   const cases: [string, () => unknown, string][] = [
