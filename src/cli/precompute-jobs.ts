@@ -17,7 +17,6 @@ import { ENTRY_BYTES_PER_BYTE, entrySize } from "./commands/store-get.js";
 import { memoryProblem } from "../model/memory-budget.js";
 import {
   addPlan,
-  entryFile,
   getPlanById,
   openPlanStore,
   planForRequest,
@@ -25,6 +24,7 @@ import {
   STORE_AUTO,
 } from "../store/index.js";
 import { entryProblemInPieces } from "../store/plan-store.js";
+import { entryFile } from "../store/store-dir.js";
 
 /** One plan to make: a pattern at P with a seed, a machine (or null), an algorithm with its params and payload. */
 export interface PrecomputeJob {

@@ -21,8 +21,10 @@ import { decodeSealedEntry, footerMetadata } from "./entry-arrow.js";
 import { parseArrowHeader } from "../io/schedule-arrow-meta.js";
 import { programsDamage, programTemps, verifyPrograms, type ProgramDamage } from "./store-programs.js";
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
+import { creationRecords, type CreationRecord } from "./store-log.js";
 
 export type { StoreOrigin } from "./store-origin.js";
+export type { CreationRecord } from "./store-log.js";
 import { damaged, planKeyMismatch, planOfEntry, readSealedEntry, SEAL_ENDS } from "./entry-read.js";
 import {
   ENTRIES_PART,
@@ -43,16 +45,10 @@ import {
   type StoreDamage,
 } from "./store-dir.js";
 
-export { checkEntryId, entryFile, openPlanStore, type PlanStore, type StoreDamage } from "./store-dir.js";
+export { openPlanStore, type PlanStore, type StoreDamage } from "./store-dir.js";
 
 /** A temporary file of a writer on another host is left alone this long (ms) before gc removes it. */
 const FOREIGN_TEMP_AGE = 3600_000;
-/** Who wrote an entry: the creation record kept in the entry and in the store's log. */
-export interface CreationRecord {
-  readonly host: string;
-  readonly pid: number;
-  readonly time: string;
-}
 
 /** An entry as `list` shows it. */
 export interface StoreEntryInfo {
@@ -61,6 +57,10 @@ export interface StoreEntryInfo {
   readonly bytes: number;
   /** null when the entry is damaged. */
   readonly key: StoreKey | null;
+  /**
+   * Who wrote it and when, from the store's log (an entry an earlier commplan wrote keeps it in its header too); null
+   * when the entry is damaged or the log has no line for it.
+   */
   readonly created: CreationRecord | null;
   /** Where its matrix came from; null for an entry written without it, or damaged. */
   readonly origin: StoreOrigin | null;
@@ -76,7 +76,8 @@ export interface StoreEntryInfo {
  * Adds a plan under its key unless an entry with that key exists. The entry is written to a
  * temporary file in the store, fsynced, and linked into place (an exclusive rename): a reader never
  * sees a partial entry, and two writers of the same key publish it once. `origin`, when given, is kept in the entry
- * for `store list`. Returns whether this call wrote it.
+ * for `store list`. The entry's bytes depend on the plan, key and origin alone (the same in every store); who wrote
+ * it and when goes to the store's log. Returns whether this call wrote it.
  */
 export function addPlan(
   s: PlanStore,
@@ -93,10 +94,9 @@ export function addPlan(
     entryPathDamage(s, id) ??
     partDamage(logFile(s), "file", LOG_PART, true);
   if (bad !== null) throw refusedPart(bad, " before adding");
-  const created: CreationRecord = { host: hostname(), pid: process.pid, time: new Date().toISOString() };
+  // no creation record in the entry: the same plan, key and origin give the same bytes in every store
   const extra = {
     store: { id, key: key as unknown as JsonValue },
-    created: created as unknown as JsonValue,
     ...(origin === null ? {} : { origin: origin as unknown as JsonValue }),
   };
   const bytes = encodeScheduleArrow(plan, extra, { [SEAL_KEY]: SEAL_PLACEHOLDER });
@@ -109,6 +109,7 @@ export function addPlan(
     throw fsError(e, MODULE, file, true);
   }
   if (written) {
+    const created: CreationRecord = { host: hostname(), pid: process.pid, time: new Date().toISOString() };
     try {
       appendRegular(logFile(s), JSON.stringify({ add: id, ...created }) + "\n");
     } catch (e) {
@@ -258,8 +259,8 @@ function damageAndYoung(s: PlanStore): { parts: StoreDamage[]; young: Set<string
   return { parts: programs === null ? parts : [...parts, programs], young: scan.young };
 }
 
-/** The header fields list shows of an entry. */
-type ListedHeader = { store: { key: StoreKey }; created: CreationRecord; origin?: StoreOrigin; algorithm?: unknown };
+/** The header fields list shows of an entry (`created` only in an entry an earlier commplan wrote). */
+type ListedHeader = { store: { key: StoreKey }; created?: CreationRecord; origin?: StoreOrigin; algorithm?: unknown };
 
 /** An entry judged: its size, its problem (null when sound) and its header when it could be read. */
 type Judged = { size: number; problem: string | null; header: ListedHeader | null };
@@ -344,21 +345,29 @@ function judgeDecoded(file: string, id: string): Judged {
  * The entry `id` as list shows it: read without following a link or opening anything but a regular file; in pieces,
  * or whole with its columns decoded (`decode`).
  */
-function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo {
+function inspectEntry(
+  s: PlanStore,
+  id: string,
+  decode: boolean,
+  log: ReadonlyMap<string, CreationRecord>,
+): StoreEntryInfo {
   const file = entryFile(s, id);
   const { size, problem, header: h } = decode ? judgeDecoded(file, id) : judgeInPieces(file, id);
+  const created = h === null ? null : (log.get(id) ?? h.created ?? null);
   return {
-    ...{ id, file, bytes: size, key: h?.store.key ?? null, created: h?.created ?? null, origin: h?.origin ?? null },
+    ...{ id, file, bytes: size, key: h?.store.key ?? null, created, origin: h?.origin ?? null },
     ...{ problem, planned: problem === null && typeof h?.algorithm === "string" ? h.algorithm : null },
   };
 }
 
 /**
- * Every entry with its key, creation record and problem (null when sound): each checked in pieces, never held whole;
- * with `decode`, read whole and its columns decoded too.
+ * Every entry with its key, creation record (from the store's log) and problem (null when sound): each checked in
+ * pieces, never held whole; with `decode`, read whole and its columns decoded too.
  */
 export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
-  return scanEntries(s).ids.map((id) => inspectEntry(s, id, decode));
+  const ids = scanEntries(s).ids;
+  const log = ids.length === 0 ? new Map<string, CreationRecord>() : creationRecords(logFile(s));
+  return ids.map((id) => inspectEntry(s, id, decode, log));
 }
 
 /** The temporary files in the store, and whether each is abandoned (its writer is gone; a non-file always is). */
@@ -443,49 +452,52 @@ export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } 
   };
 }
 
-/** What gcStore removed: abandoned temporary files, damaged entries (by id), damaged parts. */
+/**
+ * What gcStore removed (with `dryRun`: would remove): abandoned temporary files, damaged entries (by id), damaged
+ * parts; and what it could not remove.
+ */
 export interface StoreGcResult {
   readonly temps: number;
   readonly damaged: readonly string[];
   readonly parts: readonly StoreDamage[];
+  /**
+   * Every path gc could not remove (or directory it could not make anew), in the order met, with why (`cannot
+   * remove: permission denied`); empty when every removal was made (and with `dryRun`).
+   */
+  readonly failed: readonly StoreDamage[];
 }
 
-/** A removal gc could not make: the path, why (`cannot remove: permission denied`) and the error naming both. */
-export interface GcFailure {
-  readonly file: string;
-  readonly problem: string;
-  readonly error: Error;
-}
-
-/** A failure on `file` as GcFailure keeps it: the problem is the error's message without `store: <file>: `. */
-function gcFailure(file: string, error: Error): GcFailure {
+/** A failure on `file` as `failed` keeps it: the problem is the error's message without `store: <file>: `. */
+function gcFailure(file: string, error: Error): StoreDamage {
   const named = `${MODULE}: ${file}: `;
-  return { file, error, problem: error.message.startsWith(named) ? error.message.slice(named.length) : error.message };
+  return { file, problem: error.message.startsWith(named) ? error.message.slice(named.length) : error.message };
 }
 
 /**
  * Removes a path inside the store, following no link (a link is unlinked, its target never touched); a failure is kept
- * in `failed` (one line naming the path) and the caller goes on with the other removals.
+ * in `failed` (the path and why) and the caller goes on with the other removals.
  */
-function removeInside(path: string, failed: GcFailure[]): boolean {
+function removeInside(path: string, failed: StoreDamage[]): boolean {
   try {
     rmSync(path, { recursive: true, force: true });
     return true;
   } catch (e) {
-    const error = isCommplanError(e)
-      ? e
-      : fail(MODULE, "IO", `cannot remove: ${fsErrorText(e, false)}`, { file: path });
-    failed.push(gcFailure(path, error));
+    failed.push({ file: path, problem: `cannot remove: ${fsErrorText(e, false)}` });
     return false;
   }
 }
 
 /**
- * gcStore, but a removal that fails is returned with what was removed, not thrown: `failed` holds every path gc could
- * not remove (or directory it could not make anew), in the order met, so a caller can say what state the store is in
- * (the CLI names both). An error finding what to remove (a directory that cannot be listed) is still thrown.
+ * Removes abandoned temporary files (their writer is gone), damaged entries and damaged parts of the
+ * store (a link, a FIFO, a file where a directory belongs, or the reverse: removed, never followed;
+ * the temporary and entries directories made anew); returns what it removed. With `dryRun` it removes nothing and
+ * returns what it would remove now (a damaged part's contents are not looked into: removing the part removes them).
+ * A stray under entries/ younger than an hour is left alone (isYoung). A path it cannot remove does not stop it: it
+ * goes on with every other removal and returns each such path in `failed` with why, beside what it removed, so a
+ * caller can say what state the store is in (`store gc` prints both). An error finding what to remove (a directory
+ * that cannot be listed) is thrown.
  */
-export function gcStoreReporting(s: PlanStore, dryRun = false): StoreGcResult & { failed: readonly GcFailure[] } {
+export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
   const found = damageAndYoung(s);
   const parts = found.parts.filter((d) => !found.young.has(d.file));
   if (dryRun) {
@@ -493,7 +505,7 @@ export function gcStoreReporting(s: PlanStore, dryRun = false): StoreGcResult & 
     const damaged = listPlans(s, true).filter((e) => e.problem !== null);
     return { temps: abandoned, damaged: damaged.map((e) => e.id), parts, failed: [] };
   }
-  const failed: GcFailure[] = [];
+  const failed: StoreDamage[] = [];
   const removedParts = parts.filter((d) => removeInside(d.file, failed));
   for (const dir of [tmpDir(s), entriesDir(s)]) {
     try {
@@ -506,18 +518,4 @@ export function gcStoreReporting(s: PlanStore, dryRun = false): StoreGcResult & 
   const removed: string[] = [];
   for (const e of listPlans(s, true)) if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
   return { temps: removedTemps, damaged: removed, parts: removedParts, failed };
-}
-
-/**
- * Removes abandoned temporary files (their writer is gone), damaged entries and damaged parts of the
- * store (a link, a FIFO, a file where a directory belongs, or the reverse: removed, never followed;
- * the temporary and entries directories made anew); returns what it removed. With `dryRun` it removes nothing and
- * returns what it would remove now (a damaged part's contents are not looked into: removing the part removes them).
- * A stray under entries/ younger than an hour is left alone (isYoung). A path it cannot remove does not stop it: the
- * first such failure is thrown (`<path>: cannot remove: ...`) once every other removal is done.
- */
-export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
-  const { failed, ...result } = gcStoreReporting(s, dryRun);
-  if (failed.length > 0) throw failed[0]!.error; // the first failure, after every other removal was done
-  return result;
 }

@@ -1,7 +1,7 @@
 /** quoted and jsonExcerpt: input text in messages, one line, cut with its own length said. */
 import { describe, expect, it } from "vitest";
 import { jsonExcerpt, MAX_QUOTED } from "../../src/internal/quoted.js";
-import { checkEntryId } from "../../src/store/index.js";
+import { checkEntryId } from "../../src/store/store-dir.js";
 import { errorOf } from "../helpers/errors.js";
 
 describe("jsonExcerpt", () => {

@@ -16,7 +16,8 @@ import type { JsonValue, Schedule } from "../../src/model/schedule.js";
 import { decodeSealedEntry } from "../../src/store/entry-arrow.js";
 import { loadPlanById } from "../../src/store/entry-read.js";
 import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes } from "../../src/store/entry-seal.js";
-import { entryFile, getPlanById, openPlanStore, resolveStoreRequest } from "../../src/store/index.js";
+import { getPlanById, openPlanStore, resolveStoreRequest } from "../../src/store/index.js";
+import { entryFile } from "../../src/store/store-dir.js";
 import { matrixArb } from "../helpers/arbitraries.js";
 import { tempDir } from "../helpers/temp-dir.js";
 

@@ -19,7 +19,8 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
-import { entryFile, getPlanById, openPlanStore } from "../../src/store/index.js";
+import { getPlanById, openPlanStore } from "../../src/store/index.js";
+import { entryFile } from "../../src/store/store-dir.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 function dir(): string {

@@ -3,7 +3,8 @@
  * an NFS .nfsXXXX file) is reported by list and verify as young and left alone by gc, as a young foreign temporary
  * file in tmp/ is; one gc cannot remove (EACCES, simulated by a preload in the CLI's own process, as the tests run as
  * root) is a one-line error naming it, after every other removal is done, never an internal error; gc then names what
- * it removed and what it did not (--json: `failed`), so the store's state is known.
+ * it removed and what it did not (--json: `failed`), so the store's state is known. The library's gcStore gives the same
+ * answer (its `failed`), never throwing for a path it cannot remove: the CLI prints the library's result.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
@@ -13,7 +14,8 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp-dir.js";
 import { validateWithSchema } from "../../src/io/json-schema.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
+const ROOT = join(import.meta.dirname, "..", "..");
+const BIN = join(ROOT, "bin", "commplan.js");
 
 function cli(argv: string[], preload?: string) {
   const pre = preload === undefined ? [] : ["--import", pathToFileURL(preload).href];
@@ -145,5 +147,67 @@ describe("store gc: a stray it cannot remove", () => {
       "",
     ]);
     expect(existsSync(entry)).toBe(false);
+  });
+});
+
+/** Runs gcStore of the public entry (commplan/store, from src under tsx) on store `s` with the preload: its result. */
+function libraryGc(s: string, preload: string, dryRun: boolean) {
+  const script = join(preload, "..", "gc.mts");
+  writeFileSync(
+    script,
+    `import { gcStore, openPlanStore } from ${JSON.stringify(join(ROOT, "src", "entries", "store.ts"))};\n` +
+      `console.log(JSON.stringify(gcStore(openPlanStore(process.argv[2]), ${dryRun})));\n`,
+  );
+  const argv = ["--import", pathToFileURL(preload).href, "--import", "tsx", script, s];
+  const r = spawnSync(process.execPath, argv, { cwd: ROOT, encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** A store of one entry, truncated (a damaged entry), and two old strays under entries/ whose removal the preload fails. */
+function storeForFaults(d: string): { s: string; id: string; entry: string } {
+  mkdirSync(d);
+  const { s, id, prefix } = storeOfOne(d);
+  const entry = join(prefix, `${id}.arrow`);
+  writeFileSync(entry, readFileSync(entry).subarray(0, 100));
+  const old = new Date(Date.now() - 2 * 3600_000);
+  for (const b of ["backup", "backup2", "stray"]) {
+    mkdirSync(join(s, "entries", b));
+    utimesSync(join(s, "entries", b), old, old);
+  }
+  return { s, id, entry };
+}
+
+describe("gcStore: a path it cannot remove is in its result, as the CLI says it", () => {
+  it("returns what it removed and what it could not (failed, with why), after every other removal; never throws", () => {
+    const d = tempDir("gc-library-fault");
+    const preload = join(d, "rmfault.mjs");
+    writeFileSync(preload, PRELOAD);
+    const lib = storeForFaults(join(d, "lib"));
+    const gc = libraryGc(lib.s, preload, false);
+    expect(gc.err).toBe("");
+    expect(gc.code).toBe(0);
+    const never = "the store does not keep (entries/ holds only prefix directories of two hex digits): never read";
+    expect(JSON.parse(gc.out)).toEqual({
+      temps: 0,
+      damaged: [lib.id],
+      parts: [{ file: join(lib.s, "entries", "stray"), problem: `a directory ${never}` }],
+      failed: [
+        { file: join(lib.s, "entries", "backup"), problem: "cannot remove: permission denied" },
+        { file: join(lib.s, "entries", "backup2"), problem: "cannot remove: permission denied" },
+      ],
+    });
+    expect(existsSync(lib.entry)).toBe(false);
+    expect(existsSync(join(lib.s, "entries", "stray"))).toBe(false);
+    expect(existsSync(join(lib.s, "entries", "backup"))).toBe(true);
+    // the CLI's --json, on a store damaged alike, is the library's answer (paths under its own store)
+    const cliStore = storeForFaults(join(d, "cli"));
+    const viaCli = cli(["store", "gc", cliStore.s, "--json"], preload);
+    expect(viaCli.code).toBe(2);
+    const { format, ...doc } = JSON.parse(viaCli.out.replaceAll(cliStore.s, lib.s)) as Record<string, unknown>;
+    expect(format).toBe("commplan.store-gc/v1");
+    expect(doc).toEqual(JSON.parse(gc.out));
+    // a dry run removes nothing, so nothing fails: failed is empty
+    writeFileSync(join(d, "none.mjs"), "");
+    expect(JSON.parse(libraryGc(lib.s, join(d, "none.mjs"), true).out)).toMatchObject({ failed: [] });
   });
 });

@@ -15,18 +15,18 @@ import { readMatrixFile } from "../../io/matrix-read.js";
 import { PLANNERS } from "../../planner/registry.js";
 import {
   addPlan,
-  entryFile,
+  gcStore,
   getPlanById,
   listPlans,
   openPlanStore,
   planForRequest,
   resolveStoreRequest,
-  storeDamage,
   verifyStore,
 } from "../../store/index.js";
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import { programsDamage } from "../../store/store-programs.js";
-import { gcStoreReporting } from "../../store/plan-store.js";
+import { storeDamage } from "../../store/plan-store.js";
+import { entryFile } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
@@ -429,7 +429,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       // gc decodes every entry, as verify does, to find the damaged ones
       checkStoreBudget(s, ENTRY_BYTES_PER_BYTE, ctx);
       const dry = o.dryRun === true;
-      const r = gcStoreReporting(s, dry);
+      const r = gcStore(s, dry);
       const removed = dry ? "would remove" : "removed";
       for (const d of r.parts) ctx.io.err(`store: ${removed} ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
       for (const id of r.damaged) ctx.io.err(`store: ${removed} damaged entry ${id}\n`);
@@ -442,7 +442,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
           temps: r.temps,
           damaged: r.damaged,
           parts: r.parts,
-          ...(r.failed.length > 0 ? { failed: r.failed.map((f) => ({ file: f.file, problem: f.problem })) } : {}),
+          ...(r.failed.length > 0 ? { failed: r.failed } : {}),
         });
       const temps = counted(r.temps, "temporary file", "temporary files");
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
