@@ -1,0 +1,153 @@
+/**
+ * The plan store against hostile trees, beyond hostile-store.test.ts: an entry whose name does not match its content
+ * (another entry's bytes copied under its name), a store path that is a file, a link at the log or the marker (never
+ * read through: list shows no creation record from a file outside the store), and links and directories in tmp/ (gc
+ * removes the link, never what it points at). Each is one line or a named damage, never exit 70, never a write or a
+ * removal outside the store.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+/** Runs a store command and checks it neither crashed (exit 70) nor printed a bare system error. */
+async function store(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const r = await run("store", ...argv);
+  expect(r.code, `${argv.join(" ")}: ${r.err}`).not.toBe(70);
+  expect(r.err, argv.join(" ")).not.toMatch(/EISDIR|ENOTDIR|ELOOP|internal error|    at /);
+  return r;
+}
+
+/** A store S with two entries of one matrix (shift and coloring) and a victim directory outside it. */
+async function storeOfTwo(): Promise<{ d: string; s: string; ids: string[]; files: string[]; victim: string }> {
+  const d = tempDir("store-hostile-names");
+  expect((await run("gen", "uniform", "--p", "8", "-o", join(d, "m.json"))).code).toBe(0);
+  const s = join(d, "S");
+  const ids: string[] = [];
+  for (const a of ["shift", "coloring"]) {
+    const add = await store("add", s, join(d, "m.json"), "-a", a);
+    expect(add.code, add.err).toBe(0);
+    ids.push(add.out.trim());
+  }
+  const victim = join(d, "victim");
+  mkdirSync(victim);
+  writeFileSync(join(victim, "x"), "precious\n");
+  return { d, s, ids, files: ids.map((id) => join(s, "entries", id.slice(0, 2), `${id}.arrow`)), victim };
+}
+
+describe("plan store: an entry whose name does not match its content", () => {
+  it("another entry's sealed bytes under its name: never served, named by list and verify, refused by add, removed by gc", async () => {
+    const { d, s, ids, files } = await storeOfTwo();
+    copyFileSync(files[0]!, files[1]!); // the shift plan, sealed and sound, filed as the coloring entry
+    const why = "its key does not match its name";
+    const get = await store("get", s, "--id", ids[1]!);
+    expect(get.code).toBe(2);
+    expect(get.out).toBe("");
+    expect(get.err).toBe(
+      `store: ${files[1]}: entry ${ids[1]} is damaged (${why}): refused; ` +
+        "'commplan store gc' removes it and the next add rewrites it\n",
+    );
+    const byRequest = await store("get", s, join(d, "m.json"), "-a", "coloring");
+    expect(byRequest.code).toBe(2);
+    expect(byRequest.err).toContain(why);
+    const list = await store("list", s);
+    expect(list.out.split("\n").find((l) => l.startsWith(ids[1]!))).toContain(why);
+    const verify = await store("verify", s);
+    expect(verify.code).toBe(1);
+    expect(verify.err).toBe(`store: ${files[1]}: entry ${ids[1]} is damaged: ${why}\n`);
+    const add = await store("add", s, join(d, "m.json"), "-a", "coloring");
+    expect(add.code).toBe(2);
+    expect(add.err.split("\n")).toHaveLength(2);
+    expect(add.err).toContain(why);
+    expect((await store("gc", s)).out).toBe("store: removed 0 temporary files and 1 damaged entry\n");
+    expect(existsSync(files[0]!)).toBe(true); // the entry whose bytes were copied stays
+    expect((await store("add", s, join(d, "m.json"), "-a", "coloring")).out.trim()).toBe(ids[1]);
+    expect((await store("verify", s)).code).toBe(0);
+  });
+});
+
+describe("plan store: a store path that is a file", () => {
+  it("every command refuses it in one line naming it, exit 2, and leaves it as it was", async () => {
+    const d = tempDir("store-path-file");
+    const m = join(d, "m.json");
+    expect((await run("gen", "uniform", "--p", "4", "-o", m)).code).toBe(0);
+    const file = join(d, "notes.txt");
+    writeFileSync(file, "not a store\n");
+    for (const argv of [
+      ["add", file, m, "-a", "shift"],
+      ["get", file, m, "-a", "shift"],
+      ["get", file, "--id", "a".repeat(64)],
+      ["list", file],
+      ["verify", file],
+      ["gc", file],
+      ["gc", file, "--dry-run"],
+    ]) {
+      const r = await store(...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err, argv.join(" ")).toBe(
+        `store: ${file}: is a file, not a plan store directory (give a directory, new or a store)\n`,
+      );
+    }
+    expect(readFileSync(file, "utf8")).toBe("not a store\n");
+  });
+});
+
+describe("plan store: links at the log and the marker, links and directories in tmp/", () => {
+  it("a link at S/log to a file outside: list shows no creation record read through it, verify names it, gc unlinks it", async () => {
+    const { s, ids, victim } = await storeOfTwo();
+    const outside = join(victim, "log");
+    const forged = { add: ids[0], host: "forged", pid: 1, time: "2000-01-01T00:00:00.000Z" };
+    writeFileSync(outside, JSON.stringify(forged) + "\n");
+    rmSync(join(s, "log"));
+    symlinkSync(outside, join(s, "log"));
+    const list = await store("list", s, "--json");
+    expect(list.code).toBe(0);
+    const doc = JSON.parse(list.out) as { entries: { created: unknown }[]; damage: { file: string }[] };
+    expect(doc.entries.map((e) => e.created)).toEqual([null, null]);
+    expect(doc.damage.map((x) => x.file)).toEqual([join(s, "log")]);
+    expect((await store("verify", s)).err).toBe(
+      `store: ${join(s, "log")}: a symbolic link where the store keeps its log (a file)\n`,
+    );
+    expect((await store("gc", s)).code).toBe(0);
+    expect(existsSync(join(s, "log"))).toBe(false);
+    expect(readFileSync(outside, "utf8")).toBe(JSON.stringify(forged) + "\n");
+    expect((await store("verify", s)).code).toBe(0);
+  });
+
+  it("a link at the marker to a sound marker outside is refused, never read through; nothing is written", async () => {
+    const { d, s, victim } = await storeOfTwo();
+    const marker = join(s, "commplan-store.json");
+    copyFileSync(marker, join(victim, "marker.json"));
+    rmSync(marker);
+    symlinkSync(join(victim, "marker.json"), marker);
+    for (const argv of [
+      ["list", s],
+      ["verify", s],
+      ["gc", s],
+      ["add", s, join(d, "m.json"), "-a", "linear-permutation"],
+    ]) {
+      const r = await store(...argv);
+      expect(r.code, argv[0]).toBe(2);
+      expect(r.err, argv[0]).toBe(`store: ${marker}: commplan-store.json is not a commplan.store/v1 marker\n`);
+    }
+    expect((await store("list", s)).out).toBe("");
+    expect(readFileSync(join(s, "log"), "utf8").trim().split("\n")).toHaveLength(2);
+  });
+
+  it("a link and a directory holding a link in S/tmp: gc removes them, never what they point at", async () => {
+    const { s, victim } = await storeOfTwo();
+    symlinkSync(victim, join(s, "tmp", "vm.1.abc.tmp"));
+    mkdirSync(join(s, "tmp", "dir"));
+    symlinkSync(victim, join(s, "tmp", "dir", "inner"));
+    symlinkSync(join(victim, "x"), join(s, "tmp", "dir", "file"));
+    const verify = await store("verify", s, "--json");
+    expect((JSON.parse(verify.out) as { temps: number }).temps).toBe(2);
+    const gc = await store("gc", s);
+    expect(gc.code).toBe(0);
+    expect(gc.out).toBe("store: removed 2 temporary files and 0 damaged entries\n");
+    expect(readFileSync(join(victim, "x"), "utf8")).toBe("precious\n");
+    expect(existsSync(join(s, "tmp", "dir"))).toBe(false);
+    expect((await store("verify", s)).code).toBe(0);
+  });
+});
