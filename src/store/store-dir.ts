@@ -168,6 +168,19 @@ export function openPlanStore(dir: string, create = false): PlanStore {
     const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
     if (others.length > 0)
       throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
+    // a store's part that is already there must be of its kind: a link at tmp or entries is never made through
+    const early =
+      partDamage(tmpDir(s), "directory", TMP_PART, true) ??
+      partDamage(entriesDir(s), "directory", ENTRIES_PART, true) ??
+      partDamage(logFile(s), "file", LOG_PART, true);
+    if (early !== null)
+      throw fail(
+        MODULE,
+        "BAD_OPTION",
+        `${early.problem}, in a directory that is not a plan store yet (no ${MARKER}): refused; remove it or give ` +
+          "another directory",
+        { file: early.file },
+      );
     makeDirectories(tmpDir(s));
     makeDirectories(entriesDir(s));
     const bad =
