@@ -139,6 +139,8 @@ const written = readFileSync(join(store, "log"), "utf8").trim().split("\n").leng
 const cli = spawnSync(process.execPath, [bin, "store", "verify", store], { encoding: "utf8" });
 if (cli.status !== 0) failures.push(`store verify exit ${cli.status}: ${cli.stdout}${cli.stderr}`);
 const gc = gcStore(openPlanStore(store));
+// gcStore returns what it could not remove rather than throwing: any such path is a failure here
+for (const f of gc.failed) failures.push(`gc could not remove ${f.file}: ${f.problem}`);
 const entriesBefore = verifyStore(openPlanStore(store)).entries;
 
 // two concurrent precompute runs over the same spec, into a fresh store: each entry written once
