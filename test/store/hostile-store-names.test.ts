@@ -99,6 +99,11 @@ describe("plan store: a store path that is a file", () => {
         `store: ${file}: is a file, not a plan store directory (give a directory, new or a store)\n`,
       );
     }
+    const spec = join(d, "spec.json");
+    writeFileSync(spec, JSON.stringify({ patterns: ["uniform"], p: [4], seeds: [1], algorithms: ["shift"] }));
+    const pre = await run("precompute", spec, "--store", file);
+    expect(pre).toMatchObject({ code: 2, out: "" });
+    expect(pre.err).toBe(`store: ${file}: is a file, not a plan store directory (give a directory, new or a store)\n`);
     expect(readFileSync(file, "utf8")).toBe("not a store\n");
   });
 });
