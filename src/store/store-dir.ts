@@ -168,7 +168,7 @@ export function openPlanStore(dir: string, create = false): PlanStore {
     const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
     if (others.length > 0)
       throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
-    // a store's part that is already there must be of its kind: a link at tmp or entries is never made through
+    // a store's part already there must be of its kind: nothing is made or written through a link at tmp, entries, log
     const early =
       partDamage(tmpDir(s), "directory", TMP_PART, true) ??
       partDamage(entriesDir(s), "directory", ENTRIES_PART, true) ??

@@ -66,7 +66,7 @@ export function creationRecords(file: string): Map<string, CreationRecord> {
       take([rest + text.end()]);
     });
   } catch {
-    // a log that cannot be read (permission denied) shows no creation record; verify names a damaged log
+    // a log that cannot be read (permission denied) shows no creation record, as a link or a FIFO there does
   }
   return records;
 }
