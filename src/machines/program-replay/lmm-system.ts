@@ -147,25 +147,6 @@ export class LmmSystem {
   /** The solves made by solveIsolated (every marked link holding one flow at most). */
   isolatedSolves = 0;
   /**
-   * A solve from scratch folds the dirty links that hold one flow into a bound per flow (isolatedFast): such a link
-   * keeps its start share until its flow is fixed, so the filling saturates it, fixing that flow, exactly when its
-   * (share, link) comes before every other step of the flow; its flow's other links of one flow then drop out. So
-   * each flow keeps the least (share, link) of its links of one flow (privAt[link] = the solve, boundAt[flow] = the
-   * solve, boundIdx[flow] its entry; bFlow, bShare, bLink the entries, their least found by a scan), and the
-   * filling takes an entry as a step when it comes before the shared links' least: the same steps in the same order,
-   * without starting, scanning and clearing the links of one flow.
-   */
-  private readonly privAt: Int32Array;
-  private readonly boundAt: Int32Array;
-  private readonly boundIdx: Int32Array;
-  private readonly privList: Int32Array;
-  private readonly bFlow: Int32Array;
-  private readonly bShare: Float64Array;
-  private readonly bLink: Int32Array;
-  private nB = 0;
-  /** The solves that folded links of one flow (a solve from scratch with a shared link marked). */
-  foldedSolves = 0;
-  /**
    * The links with enabled flows (a dense set: live[0 .. nLive), livePos by link) and the number of (flow, link) pairs
    * on them. `connected`: they form one component (flows linking links), so that the first closure of a solve, from
    * any of them, marks them all without a search. It is set by that closure's search, kept through an enable that
@@ -252,13 +233,6 @@ export class LmmSystem {
     this.livePos = new Int32Array(L);
     this.side = new Int32Array(L);
     this.queue = new Int32Array(L);
-    this.privAt = new Int32Array(L);
-    this.boundAt = new Int32Array(F);
-    this.boundIdx = new Int32Array(F);
-    this.privList = new Int32Array(L);
-    this.bFlow = new Int32Array(L);
-    this.bShare = new Float64Array(L);
-    this.bLink = new Int32Array(L);
   }
 
   /** Flow `op`'s number in this system, given (its route and weight copied) when first seen. */
@@ -527,7 +501,6 @@ export class LmmSystem {
     }
     if (this.selective && this.isolatedFast && this.allPrivate()) return this.solveIsolated(rate, touched);
     const nOld = this.startSolve();
-    if (this.nB > 0) return this.solveFolded(rate, touched);
     const g = this.gen;
     const { cleanAt } = this;
     const oLink = this.logLink,
@@ -716,13 +689,9 @@ export class LmmSystem {
     const nM = this.nM;
     const g = this.gen;
     const logged = this.incremental && this.logValid;
-    // the clean links wait in `stack` (free during a solve) until the solve knows whether it replays, the dirty links
-    // of one flow in privList until it knows whether it folds them
-    const clean = this.stack,
-      priv = this.privList,
-      fold = this.isolatedFast;
+    // the clean links wait in `stack` (free during a solve) until the solve knows whether it replays
+    const clean = this.stack;
     let nClean = 0,
-      nPriv = 0,
       n = 0,
       best = -1,
       bestShare = Infinity;
@@ -735,10 +704,6 @@ export class LmmSystem {
         clean[nClean++] = c;
         continue;
       }
-      if (fold && count[c] === 1) {
-        priv[nPriv++] = c;
-        continue;
-      }
       const sh = this.startLink(c, g);
       dList[n++] = c;
       if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
@@ -747,32 +712,17 @@ export class LmmSystem {
       }
     }
     // replaying pays when at least half the links are clean
-    const replay = nClean > 0 && nClean >= n + nPriv;
-    this.nB = 0;
-    if (replay) {
-      // a replay leaves nothing folded: the links of one flow are dirty links as the others
-      for (let i = 0; i < nPriv; i++) {
-        const c = priv[i]!;
-        const sh = this.startLink(c, g);
-        dList[n++] = c;
-        if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
-          best = c;
-          bestShare = sh;
-        }
-      }
+    const replay = nClean > 0 && nClean >= n;
+    if (replay)
       for (let i = 0; i < n; i++) {
         const c = dList[i]!,
           a = slotStart[c]!;
         for (let s = a; s < a + count[c]!; s++) nearDirty[slotFlow[s]!] = g;
       }
-    } else {
+    else
       for (let i = 0; i < nClean; i++) {
         const c = clean[i]!;
         cleanAt[c] = 0;
-        if (fold && count[c] === 1) {
-          priv[nPriv++] = c;
-          continue;
-        }
         const sh = this.startLink(c, g);
         dList[n++] = c;
         if (best < 0 || sh < bestShare || (sh === bestShare && c < best)) {
@@ -780,8 +730,6 @@ export class LmmSystem {
           bestShare = sh;
         }
       }
-      if (nPriv > 0) this.foldLinks(nPriv, g);
-    }
     this.nD = n;
     this.hSize = 0;
     this.useHeap = false;
@@ -793,115 +741,6 @@ export class LmmSystem {
     this.nSteps = 0;
     this.nFix = 0;
     return replay ? this.logSteps : 0;
-  }
-
-  /**
-   * Folds the dirty links of one flow in privList[0 .. n) into one entry per flow, its least (start share, link),
-   * the entries left unordered (foldTop scans them). Each link's start usage and share are kept as startLink keeps them: a
-   * later solve may find the link clean and settle it from there.
-   */
-  private foldLinks(n: number, g: number): void {
-    const { bandwidth, fatpipe } = this.net;
-    const { privList, privAt, boundAt, boundIdx, bFlow, bShare, bLink } = this;
-    const { slotStart, slotFlow, slotW, initUsage, initShare, sumAt, changedAt } = this;
-    let nB = 0;
-    for (let i = 0; i < n; i++) {
-      const c = privList[i]!,
-        s = slotStart[c]!,
-        f = slotFlow[s]!;
-      privAt[c] = g;
-      if (changedAt[c]! > sumAt[c]!) {
-        // the usage startLink sums over the link's one flow: 0 + its weight (FATPIPE: max(0, weight))
-        const u = fatpipe[c] ? Math.max(0, slotW[s]!) : 0 + slotW[s]!;
-        initUsage[c] = u;
-        initShare[c] = shareOfState(bandwidth[c]!, u, fatpipe[c]!);
-        sumAt[c] = g;
-      }
-      const sh = initShare[c]!;
-      if (boundAt[f] !== g) {
-        boundAt[f] = g;
-        boundIdx[f] = nB;
-        bFlow[nB] = f;
-        bShare[nB] = sh;
-        bLink[nB++] = c;
-        continue;
-      }
-      const k = boundIdx[f]!;
-      if (sh < bShare[k]! || (sh === bShare[k] && c < bLink[k]!)) {
-        bShare[k] = sh;
-        bLink[k] = c;
-      }
-    }
-    this.nB = nB;
-    this.foldedSolves++;
-  }
-
-  /**
-   * The progressive filling of a solve with folded links: the next entry whose flow is still unfixed saturates its
-   * link (a step fixing that flow) when its (share, link) comes before the shared links' least (key, link); the
-   * steps are the filling's, in its order.
-   */
-  private solveFolded(rate: Float64Array, touched: Int32Array): number {
-    const { fixOrd, bFlow, bShare, bLink } = this;
-    const base = this.fixBase;
-    let nTouched = 0,
-      k = -1;
-    for (;;) {
-      // the least entry stays the least until its flow is fixed (the entries' shares do not change)
-      if (k < 0 || fixOrd[bFlow[k]!]! >= base) k = this.foldTop();
-      const dl = this.dirtyTop();
-      if (k < 0) {
-        if (dl < 0) break;
-        nTouched = this.saturate(dl, rate, touched, nTouched);
-        continue;
-      }
-      const sh = bShare[k]!,
-        c = bLink[k]!;
-      if (dl >= 0 && (this.topKey < sh || (this.topKey === sh && dl < c))) {
-        nTouched = this.saturate(dl, rate, touched, nTouched);
-        continue;
-      }
-      nTouched = this.fixFolded(bFlow[k]!, c, sh, rate, touched, nTouched);
-    }
-    this.endSolve();
-    return nTouched;
-  }
-
-  /** The folded entry of least (share, link) whose flow is unfixed, entries of fixed flows dropped; -1: none left. */
-  private foldTop(): number {
-    const { fixOrd, bFlow, bShare, bLink } = this;
-    const base = this.fixBase;
-    let n = this.nB,
-      best = -1;
-    for (let k = 0; k < n;) {
-      if (fixOrd[bFlow[k]!]! >= base) {
-        n--;
-        bFlow[k] = bFlow[n]!;
-        bShare[k] = bShare[n]!;
-        bLink[k] = bLink[n]!;
-        continue;
-      }
-      if (best < 0 || bShare[k]! < bShare[best]! || (bShare[k] === bShare[best] && bLink[k]! < bLink[best]!)) best = k;
-      k++;
-    }
-    this.nB = n;
-    return best;
-  }
-
-  /** Folded link c of flow f, share sh, saturates: f gets its rate; its shared marked links lose it. */
-  private fixFolded(f: number, c: number, sh: number, rate: Float64Array, touched: Int32Array, nT: number): number {
-    this.logStep(c, sh, sh);
-    const nFix = this.nFix++;
-    this.fixedIn[f] = this.gen;
-    this.fixOrd[f] = this.fixBase + nFix;
-    this.fixShare[nFix] = sh;
-    this.nextFlow[nFix] = f;
-    const r = sh * this.weight[f]!;
-    const op = this.opOf[f]!;
-    rate[op] = r;
-    touched[nT] = op;
-    this.release(f, r);
-    return nT + 1;
   }
 
   /**
@@ -1194,13 +1033,12 @@ export class LmmSystem {
    */
   private release(f: number, r: number): void {
     const { weight, routeStart, routeLinks } = this;
-    const { inM, cleanAt, privAt } = this;
+    const { inM, cleanAt } = this;
     const g = this.gen,
       w = weight[f]!;
     for (let k = routeStart[f]!, kEnd = routeStart[f + 1]!; k < kEnd; k++) {
       const c2 = routeLinks[k]!;
-      // a folded link (of one flow) is done with once its flow is fixed
-      if (inM[c2] === 0 || privAt[c2] === g) continue;
+      if (inM[c2] === 0) continue;
       const clean = cleanAt[c2] === g;
       if (clean) this.settle(c2, f);
       this.lose(c2, r, w, clean);
@@ -1249,9 +1087,9 @@ function shareOfState(remaining: number, usage: number, fatpipe: number): number
 
 /**
  * Refuses a flow with a link where it alone would have no share (NaN: weight 0 on a FATPIPE link of bandwidth 0, or
- * an infinite weight on an infinite bandwidth): the solves of links of one flow (solveIsolated, the folded links)
- * order the links by share, and NaN orders nothing, so they could differ from the filling. The replay's weights are
- * 1 / latency, positive and finite, and its bandwidths positive: it never makes one.
+ * an infinite weight on an infinite bandwidth): solveIsolated orders the links by share, and NaN orders nothing, so
+ * its rates could differ from the filling's. The replay's weights are 1 / latency, positive and finite, and its
+ * bandwidths positive: it never makes one.
  */
 function checkShares(net: LmmNetwork, op: number): void {
   const { bandwidth, fatpipe, routeStart, routeLinks } = net;
