@@ -491,9 +491,18 @@ describe("LmmSystem: a flow without a share", () => {
       expect(e.code).toBe("BAD_INPUT");
       expect(e.message).toBe(
         "machines: max-min system: flow 0 of weight 0 has no share on link 0 (bandwidth 0, FATPIPE): " +
-          "a flow needs a positive finite weight there",
+          "its share there would be NaN",
       );
     }
+  });
+
+  it("is refused on a link of no bandwidth (NaN) whatever the flow's weight", () => {
+    const odd = { ...net, bandwidth: Float64Array.of(0, NaN) };
+    const e = errorOf(() => new LmmSystem(odd, true).enable(1));
+    expect(e.message).toBe(
+      "machines: max-min system: flow 1 of weight 2 has no share on link 1 (bandwidth NaN): " +
+        "its share there would be NaN",
+    );
   });
 
   it("solves the flows with a share: alone on its shared link a flow gets its bandwidth, on the FATPIPE of bandwidth 0 nothing", () => {

@@ -142,6 +142,8 @@ export class LmmSystem {
   private nextShare: Float64Array;
   private nextFixStart: Int32Array;
   private nextFlow: Int32Array;
+  /** Whether a link's bandwidth is not finite (checkShares then checks every flow, not only those of odd weight). */
+  private readonly oddBandwidth: boolean;
   /** Whether anything changed since the last solve. */
   modified = false;
   /** The solves made by solveIsolated (every marked link holding one flow at most). */
@@ -233,6 +235,7 @@ export class LmmSystem {
     this.livePos = new Int32Array(L);
     this.side = new Int32Array(L);
     this.queue = new Int32Array(L);
+    this.oddBandwidth = !net.bandwidth.every((b) => Number.isFinite(b));
   }
 
   /** Flow `op`'s number in this system, given (its route and weight copied) when first seen. */
@@ -244,7 +247,9 @@ export class LmmSystem {
       a = this.routeStart[y]!;
     let e = a;
     for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) this.routeLinks[e++] = routeLinks[k]!;
-    checkShares(this.net, op);
+    const w = this.net.weight[op]!;
+    // with a positive finite weight only an infinite (or NaN) bandwidth can give no share: checked when there is one
+    if (!(w > 0 && w < Infinity) || this.oddBandwidth) checkShares(this.net, op);
     this.routeStart[y + 1] = e;
     this.weight[y] = this.net.weight[op]!;
     this.localOf[op] = y;
@@ -1101,7 +1106,7 @@ function checkShares(net: LmmNetwork, op: number): void {
         "machines",
         "BAD_INPUT",
         `max-min system: flow ${op} of weight ${w} has no share on link ${l} ` +
-          `(bandwidth ${bandwidth[l]}${fatpipe[l] ? ", FATPIPE" : ""}): a flow needs a positive finite weight there`,
+          `(bandwidth ${bandwidth[l]}${fatpipe[l] ? ", FATPIPE" : ""}): its share there would be NaN`,
       );
   }
 }
