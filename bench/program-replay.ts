@@ -78,15 +78,21 @@ function smpiStartupMs(root: string, prog: Program, machine: MachineModel, netwo
  * ones 0.8-1.2 ms, so one warm-up replay is not enough; and a network or a runtime not replayed before costs its first
  * replays again (the first fat-tree case after a flat-only warm-up measured the compiling: 6.5x where the others
  * measured 28x and more, bench/results/program-replay.md).
- * So the "linear" program at the first P, both variants, is replayed WARM_UP_REPLAYS times on every network and runtime
- * of the bench.
+ * A schedule not replayed before costs its first replays too (its rounds and tags, the solves that replay steps reach
+ * code "linear" does not): after a warm-up on "linear" alone, the bench's cases in order without smpirun gave the first
+ * P = 64 two-stage replay 49.7 ms of CPU, the next two 10.4 and 9.6, and the bench of 2026-12-02 01:55 recorded 33.7 ms
+ * for P = 64 two-stage blocking on the flat cluster, whose replay takes 7.4 ms once warm (least of 150, load 14).
+ * So the program of every schedule at the first P, both variants, is replayed WARM_UP_REPLAYS times on every network
+ * and runtime of the bench; the programs at larger P are replayed first in their own case.
  */
 const WARM_UP_REPLAYS = 20;
 function warmUp(machine: MachineModel): void {
   const p = PS[0]!;
   const m = fidelityMatrix(p, 256);
-  const programs = (["nonblocking", "blocking"] as const).map(
-    (variant) => lowerSchedule(m, scheduleOf(m, "linear"), { variant }).program,
+  const programs = plannersOf(p).flatMap((schedule) =>
+    (["nonblocking", "blocking"] as const).map(
+      (variant) => lowerSchedule(m, scheduleOf(m, schedule), { variant }).program,
+    ),
   );
   for (const network of networksOf(p)) {
     const on = network === "flat" ? {} : { network: compileRoutes(buildTopology(network, p, machine)) };

@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LmmSystem, type LmmNetwork } from "../../src/machines/program-replay/lmm-system.js";
+import { errorOf } from "../helpers/errors.js";
 
 interface Case {
   readonly net: LmmNetwork;
@@ -87,26 +88,35 @@ const actionsArb: fc.Arbitrary<{ net: LmmNetwork; actions: [number, number][] }>
   .map(({ links, flows, seed }) => {
     const rnd = lcg(seed);
     const net = randomNetwork(links, flows, rnd, () => (rnd(5) === 0 ? 0 : 1 + rnd(Math.min(5, links))));
-    // per flow 0 new, 1 created, 2 enabled, 3 freed
-    const state = new Uint8Array(flows);
-    const actions: [number, number][] = [];
-    for (let i = 0; i < 3 * flows; i++) {
-      const f = rnd(flows);
-      if (rnd(3) === 0) actions.push([SOLVE, 0]);
-      if (state[f] === 0 && rnd(2) === 0) {
-        actions.push([CREATED, f]);
-        state[f] = 1;
-      } else if (state[f]! < 2) {
-        actions.push([ENABLE, f]);
-        state[f] = 2;
-      } else if (state[f] === 2) {
-        actions.push([FREE, f]);
-        state[f] = 3;
-      }
-    }
-    actions.push([SOLVE, 0]);
-    return { net, actions };
+    return { net, actions: randomChanges(flows, rnd, false) };
   });
+
+/**
+ * Changes as the engine makes them, from `rnd`: 3 * flows times a random flow moves on (created, its latency to elapse,
+ * or enabled at once; enabled; freed; nothing once freed), after a solve every time (`solveEach`) or one time in three;
+ * a solve at the end.
+ */
+function randomChanges(flows: number, rnd: (k: number) => number, solveEach: boolean): [number, number][] {
+  // per flow 0 new, 1 created, 2 enabled, 3 freed
+  const state = new Uint8Array(flows);
+  const actions: [number, number][] = [];
+  for (let i = 0; i < 3 * flows; i++) {
+    const f = rnd(flows);
+    if (solveEach || rnd(3) === 0) actions.push([SOLVE, 0]);
+    if (state[f] === 0 && rnd(2) === 0) {
+      actions.push([CREATED, f]);
+      state[f] = 1;
+    } else if (state[f]! < 2) {
+      actions.push([ENABLE, f]);
+      state[f] = 2;
+    } else if (state[f] === 2) {
+      actions.push([FREE, f]);
+      state[f] = 3;
+    }
+  }
+  actions.push([SOLVE, 0]);
+  return actions;
+}
 
 /** Weighted max-min by plain progressive filling over every link of the enabled flows (floating point, O(n^2)). */
 function maxMinReference(net: LmmNetwork, enabled: readonly number[]): Map<number, number> {
@@ -379,7 +389,7 @@ describe("LmmSystem: the pool of link slices", () => {
 
 /**
  * A network shaped like the replay's: each host's private up and down links, a few shared core links; a flow from
- * host a to b crosses a's up link, none to two core links and b's down link. Changes as actionsArb makes them.
+ * host a to b crosses a's up link, none to two core links and b's down link. Changes from randomChanges, a solve after each.
  */
 const hostsArb: fc.Arbitrary<{ net: LmmNetwork; actions: [number, number][] }> = fc
   .record({
@@ -411,25 +421,8 @@ const hostsArb: fc.Arbitrary<{ net: LmmNetwork; actions: [number, number][] }> =
       weight[f] = 1 / [1, 1, 3, 0.7][rnd(4)]!;
     }
     const net = { links, bandwidth, fatpipe, routeStart, routeLinks: Int32Array.from(routeLinks), weight };
-    const state = new Uint8Array(flows);
-    const actions: [number, number][] = [];
-    for (let i = 0; i < 3 * flows; i++) {
-      const f = rnd(flows);
-      // a solve after every change, as the engine makes them (a clean link's start state is read the solve after)
-      actions.push([SOLVE, 0]);
-      if (state[f] === 0 && rnd(2) === 0) {
-        actions.push([CREATED, f]);
-        state[f] = 1;
-      } else if (state[f]! < 2) {
-        actions.push([ENABLE, f]);
-        state[f] = 2;
-      } else if (state[f] === 2) {
-        actions.push([FREE, f]);
-        state[f] = 3;
-      }
-    }
-    actions.push([SOLVE, 0]);
-    return { net, actions };
+    // a solve after every change, as the engine makes them (a clean link's start state is read the solve after)
+    return { net, actions: randomChanges(flows, rnd, true) };
   });
 
 describe("LmmSystem: the solve of links that each hold one flow at most", () => {
@@ -478,5 +471,47 @@ describe("LmmSystem: the solve of links that each hold one flow at most", () => 
       }),
       { numRuns: 150, seed: 21 },
     );
+  });
+});
+
+describe("LmmSystem: a flow without a share", () => {
+  // link 0 a FATPIPE of bandwidth 0, link 1 shared: flow 0 (weight 0) alone on link 0 would have the share 0 / 0
+  const net: LmmNetwork = {
+    links: 2,
+    bandwidth: Float64Array.of(0, 10),
+    fatpipe: Uint8Array.of(1, 0),
+    routeStart: Int32Array.of(0, 2, 3, 4),
+    routeLinks: Int32Array.of(1, 0, 1, 0),
+    weight: Float64Array.of(0, 2, 1),
+  };
+
+  it("is refused in one line naming the flow and the link, enabled or created (NaN orders no solve's links)", () => {
+    for (const call of [(s: LmmSystem) => s.enable(0), (s: LmmSystem) => s.created(0)]) {
+      const e = errorOf(() => call(new LmmSystem(net, true)));
+      expect(e.code).toBe("BAD_INPUT");
+      expect(e.message).toBe(
+        "machines: max-min system: flow 0 of weight 0 has no share on link 0 (bandwidth 0, FATPIPE): " +
+          "its share there would be NaN",
+      );
+    }
+  });
+
+  it("is refused on a link of no bandwidth (NaN) whatever the flow's weight", () => {
+    const odd = { ...net, bandwidth: Float64Array.of(0, NaN) };
+    const e = errorOf(() => new LmmSystem(odd, true).enable(1));
+    expect(e.message).toBe(
+      "machines: max-min system: flow 1 of weight 2 has no share on link 1 (bandwidth NaN): " +
+        "its share there would be NaN",
+    );
+  });
+
+  it("solves the flows with a share: alone on its shared link a flow gets its bandwidth, on the FATPIPE of bandwidth 0 nothing", () => {
+    const lmm = new LmmSystem(net, true);
+    const rate = new Float64Array(3).fill(-1),
+      touched = new Int32Array(3);
+    lmm.enable(1);
+    lmm.enable(2);
+    lmm.solve(rate, touched);
+    expect([rate[1], rate[2]]).toEqual([10, 0]);
   });
 });

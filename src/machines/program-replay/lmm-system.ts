@@ -4,6 +4,7 @@
  * SimGrid's selective update: a solve recomputes only the flows of the links marked modified since the last one.
  */
 import { sortPrefix } from "../../internal/sort-prefix.js";
+import { fail } from "../../model/errors.js";
 
 /** The flows' routes (CSR of link ids by flow id), weights, and the links' bandwidths and sharing. */
 export interface LmmNetwork {
@@ -141,6 +142,8 @@ export class LmmSystem {
   private nextShare: Float64Array;
   private nextFixStart: Int32Array;
   private nextFlow: Int32Array;
+  /** Whether a link's bandwidth is not finite (checkShares then checks every flow, not only those of odd weight). */
+  private readonly oddBandwidth: boolean;
   /** Whether anything changed since the last solve. */
   modified = false;
   /** The solves made by solveIsolated (every marked link holding one flow at most). */
@@ -232,6 +235,7 @@ export class LmmSystem {
     this.livePos = new Int32Array(L);
     this.side = new Int32Array(L);
     this.queue = new Int32Array(L);
+    this.oddBandwidth = !net.bandwidth.every((b) => Number.isFinite(b));
   }
 
   /** Flow `op`'s number in this system, given (its route and weight copied) when first seen. */
@@ -243,6 +247,9 @@ export class LmmSystem {
       a = this.routeStart[y]!;
     let e = a;
     for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) this.routeLinks[e++] = routeLinks[k]!;
+    const w = this.net.weight[op]!;
+    // with a positive finite weight only an infinite (or NaN) bandwidth can give no share: checked when there is one
+    if (!(w > 0 && w < Infinity) || this.oddBandwidth) checkShares(this.net, op);
     this.routeStart[y + 1] = e;
     this.weight[y] = this.net.weight[op]!;
     this.localOf[op] = y;
@@ -1081,6 +1088,27 @@ export class LmmSystem {
 /** A link's share: its remaining bandwidth per unit of weight (Infinity without weight left, unless FATPIPE). */
 function shareOfState(remaining: number, usage: number, fatpipe: number): number {
   return usage > 0 || fatpipe ? remaining / usage : Infinity;
+}
+
+/**
+ * Refuses a flow with a link where it alone would have no share (NaN: weight 0 on a FATPIPE link of bandwidth 0, or
+ * an infinite weight on an infinite bandwidth): solveIsolated orders the links by share, and NaN orders nothing, so
+ * its rates could differ from the filling's. The replay's weights are 1 / latency, positive and finite, and its
+ * bandwidths positive: it never makes one.
+ */
+function checkShares(net: LmmNetwork, op: number): void {
+  const { bandwidth, fatpipe, routeStart, routeLinks } = net;
+  const w = net.weight[op]!;
+  for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) {
+    const l = routeLinks[k]!;
+    if (Number.isNaN(shareOfState(bandwidth[l]!, fatpipe[l] ? Math.max(0, w) : 0 + w, fatpipe[l]!)))
+      throw fail(
+        "machines",
+        "BAD_INPUT",
+        `max-min system: flow ${op} of weight ${w} has no share on link ${l} ` +
+          `(bandwidth ${bandwidth[l]}${fatpipe[l] ? ", FATPIPE" : ""}): its share there would be NaN`,
+      );
+  }
 }
 
 /** A link's first slice of places for its flows. */
