@@ -8,23 +8,23 @@ function shownFile(path: string): string {
 }
 
 /**
- * checkMadeFor(m, doc, what, module), whose mismatch (another P, another digest) names the document's file and the
+ * checkMadeFor(m, doc, what, command), whose mismatch (another P, another digest) names the document's file and the
  * matrix file: `verify: s.json: the schedule was made for another matrix (digest ..., --matrix h.json has ...)`.
  */
 export function checkFilesMatch(
-  module: string,
+  command: string,
   m: CommMatrix,
   doc: { readonly p: number; readonly matrixDigest: string },
   what: string,
   files: { readonly doc: string; readonly matrix: string },
 ): void {
   try {
-    checkMadeFor(m, doc, what, module);
+    checkMadeFor(m, doc, what, command);
   } catch (e) {
     if (!isCommplanError(e) || e.code !== "MISMATCH") throw e;
     const text = e.message
-      .slice(module.length + 2)
+      .slice(command.length + 2)
       .replace(/(this|the) matrix has/, `--matrix ${shownFile(files.matrix)} has`);
-    throw fail(module, "MISMATCH", text, { ...e.place, file: shownFile(files.doc) });
+    throw fail(command, "MISMATCH", text, { ...e.place, file: shownFile(files.doc) });
   }
 }

@@ -40,13 +40,17 @@ const COMMANDS: readonly (readonly [readonly string[], () => Promise<Register>])
   [["precompute"], async () => (await import("./commands/precompute.js")).registerPrecompute],
 ];
 
-/** A commander usage error as one line: `commplan: error: ... (add --help for usage)`. */
+/**
+ * A commander usage error as one line: `commplan: error: ... (add --help for usage)`; commander's suggestion
+ * "(Did you mean --x?)" is written as every other error of commplan writes one, "(did you mean --x?)".
+ */
 export function usageLine(text: string): string {
   return `commplan: ${text
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean)
-    .join(" ")} (add --help for usage)\n`;
+    .join(" ")
+    .replace(/\(Did you mean /g, "(did you mean ")} (add --help for usage)\n`;
 }
 
 /**

@@ -172,10 +172,10 @@ describe("bad input exits 2 with one line naming the problem", () => {
     await run("export", f("s5.json"), "--matrix", f("m5.json"), "--format", "program", "-o", f("p5.json"));
     const lowered = await run("export", f("s5.json"), "--matrix", f("m5b.json"), "--format", "program");
     expect([lowered.code, lowered.out]).toEqual([2, ""]);
-    expect(lowered.err).toMatch(named("lower", f("s5.json"), "the schedule"));
+    expect(lowered.err).toMatch(named("export", f("s5.json"), "the schedule"));
     const program = await run("verify-program", f("p5.json"), "--matrix", f("m5b.json"));
     expect(program.code).toBe(2);
-    expect(program.err).toMatch(named("verify", f("p5.json"), "the program"));
+    expect(program.err).toMatch(named("verify-program", f("p5.json"), "the program"));
     const data = await run("simulate", f("s5.json"), "--machine", "t3d-004", "--data", "-m", f("m5b.json"));
     expect(data.code).toBe(2);
     expect(data.err).toMatch(named("simulate", f("s5.json"), "data mode: the schedule"));
@@ -490,7 +490,7 @@ describe("the installed command", () => {
       [["plan", "-a", "shift"], "commplan: error: missing required argument 'matrix' (add --help for usage)"],
       [["gen", "uniform"], "commplan: error: required option '--p, --ranks <n>' not specified (add --help for usage)"],
       [["stats", "--bogus", "x"], "commplan: error: unknown option '--bogus' (add --help for usage)"],
-      [["plna"], "commplan: error: unknown command 'plna' (Did you mean plan?) (add --help for usage)"],
+      [["plna"], "commplan: error: unknown command 'plna' (did you mean plan?) (add --help for usage)"],
     ] as const) {
       const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
       expect(r.status, args.join(" ")).toBe(2);

@@ -174,7 +174,7 @@ async function runExport(
   if (o.split !== undefined) await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p, "--split");
   const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
   // as lowerSchedule checks (a schedule with a digest), but naming the two files
-  if (s.matrixDigest !== "") checkFilesMatch("lower", m, s, "the schedule", { doc: file, matrix: o.matrix });
+  if (s.matrixDigest !== "") checkFilesMatch("export", m, s, "the schedule", { doc: file, matrix: o.matrix });
   checkMemory("export", lowerBytes(m, s), `lowering ${s.transferCount} transfers on P = ${s.p}`, ctx.maxMemory, {
     file,
   });

@@ -1,0 +1,104 @@
+/**
+ * The command line's rough edges of issue 36: an error names the spelling of the option the user typed and the command
+ * the user ran, in one style of suggestion; a P = 1 schedule costs no barrier.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+describe("a one-letter pattern option is named as typed", () => {
+  it("--non-uniformity, --l and -l: the error names --non-uniformity (--l), never the letter alone", async () => {
+    for (const flag of ["--non-uniformity", "--l", "-l"]) {
+      const r = await run("gen", "ranka-kl", "--p", "8", flag, "0x1");
+      expect([r.code, r.out], flag).toEqual([2, ""]);
+      expect(r.err, flag).toBe("gen: --non-uniformity (--l) must be a number, got '0x1'\n");
+    }
+  });
+  it("every one-letter option of every pattern: an out-of-range or malformed value names its readable flag", async () => {
+    // h-relation's --messages (--h), the Wang sets' --degree (--d), ranka-kl's --fan-out (--k) and --row-sum (--t)
+    for (const [pattern, letter, long] of [
+      ["h-relation", "h", "messages"],
+      ["wang-set1", "d", "degree"],
+      ["ranka-kl", "k", "fan-out"],
+      ["ranka-kl", "t", "row-sum"],
+    ] as const) {
+      for (const flag of [`--${long}`, `--${letter}`]) {
+        const r = await run("gen", pattern, "--p", "8", flag, "x");
+        expect(r.code, `${pattern} ${flag}`).toBe(2);
+        expect(r.err, `${pattern} ${flag}`).toMatch(new RegExp(`^gen: --${long} \\(--${letter}\\) must be `));
+      }
+    }
+  });
+  it("a pattern without the option names it by its readable flag too", async () => {
+    const r = await run("gen", "pattern1", "--p", "8", "--l", "3");
+    expect(r.err).toMatch(/^gen: pattern 'pattern1' has no option --non-uniformity \(--l\) \(its options: /);
+  });
+  it("a camelCase alias and a kebab-case flag are each named as given", async () => {
+    expect((await run("gen", "pattern1", "--p", "8", "--element-bytes", "0")).err).toMatch(
+      /^gen: --element-bytes must be an integer in 1\.\./,
+    );
+    expect((await run("gen", "pattern1", "--p", "8", "--elementBytes", "0")).err).toMatch(
+      /^gen: --elementBytes must be an integer in 1\.\./,
+    );
+  });
+});
+
+describe("an option's range error names the command, not commplan", () => {
+  it("--ports 0 on every command that takes it", async () => {
+    const dir = tempDir("rough-ports");
+    const f = (n: string): string => join(dir, n);
+    expect((await run("gen", "random", "--p", "4", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "-a", "shift", "-o", f("s.json"))).code).toBe(0);
+    const cases: [string, string[]][] = [
+      ["verify", ["verify", f("s.json"), "-m", f("m.json")]],
+      ["simulate", ["simulate", f("s.json"), "--machine", "t3d-004"]],
+      ["compare", ["compare", f("m.json"), "--machine", "t3d-004", "--algorithms", "shift"]],
+      ["plan", ["plan", f("m.json"), "-a", "auto", "--machine", "t3d-004", "-o", f("a.json")]],
+      ["check-planner", ["check-planner", "--command", "true"]],
+    ];
+    for (const [command, argv] of cases) {
+      const r = await run(...argv, "--ports", "0");
+      expect([r.code, r.out], command).toEqual([2, ""]);
+      expect(r.err, command).toMatch(new RegExp(`^${command}: --ports must be an integer in 1\\.\\.\\d+`));
+    }
+  });
+});
+
+describe("suggestions", () => {
+  it("commander's own read '(did you mean ...)' as ours do", async () => {
+    const option = await run("plan", "m.json", "--algoritm", "shift");
+    expect(option.err).toBe(
+      "commplan: error: unknown option '--algoritm' (did you mean --algorithm?) (add --help for usage)\n",
+    );
+    const command = await run("verfy");
+    expect(command.err).toBe("commplan: error: unknown command 'verfy' (did you mean verify?) (add --help for usage)\n");
+    const ours = await run("gen", "unifrom", "--p", "4");
+    expect(ours.err).toMatch(/\(did you mean uniform\?\)/);
+    for (const r of [option, command, ours]) expect(r.err).not.toMatch(/Did you mean/);
+  });
+});
+
+describe("a P = 1 schedule", () => {
+  it("costs no barrier: a single node has no one to wait for", async () => {
+    const dir = tempDir("rough-p1");
+    const f = (n: string): string => join(dir, n);
+    expect((await run("gen", "uniform", "--p", "1", "-o", f("m1.json"))).code).toBe(0);
+    expect((await run("plan", f("m1.json"), "-a", "two-stage", "-o", f("s1.json"))).code).toBe(0);
+    const cost = await run("cost", f("s1.json"), "--machine", "t3d-004", "--json");
+    expect(cost.code).toBe(0);
+    const doc = JSON.parse(cost.out) as { total: number; stages: { barrier: number }[] };
+    expect(doc.stages.length).toBeGreaterThan(0);
+    for (const st of doc.stages) expect(st.barrier).toBe(0);
+    const sim = await run("simulate", f("s1.json"), "--machine", "t3d-004", "--json");
+    expect(sim.code).toBe(0);
+    expect((JSON.parse(sim.out) as { makespan: number }).makespan).toBe(doc.total);
+    // P = 2 still pays the machine's barrier (2 T_s = 76 us on t3d-004) in every stage
+    expect((await run("gen", "uniform", "--p", "2", "-o", f("m2.json"))).code).toBe(0);
+    expect((await run("plan", f("m2.json"), "-a", "two-stage", "-o", f("s2.json"))).code).toBe(0);
+    const two = JSON.parse((await run("cost", f("s2.json"), "--machine", "t3d-004", "--json")).out) as {
+      stages: { barrier: number }[];
+    };
+    for (const st of two.stages) expect(st.barrier).toBe(76);
+  });
+});
