@@ -290,9 +290,9 @@ describe("options: one parser, one line per problem", () => {
       [["gen", "uniform", "--p", "1e1"], "gen: --ranks (--p) must be an integer in 1..1048576, got '1e1'"],
       [["gen", "uniform", "--p", " 4"], "gen: --ranks (--p) must be an integer in 1..1048576, got ' 4'"],
       [["gen", "uniform", "--p", "4", "--size", "0x2"], "gen: --size must be an integer in 0..4294967296, got '0x2'"],
-      [["gen", "h-relation", "--p", "8", "--h", "2.5"], "gen: --h must be an integer in 0..1048576, got '2.5'"],
+      [["gen", "h-relation", "--p", "8", "--h", "2.5"], "gen: --messages (--h) must be an integer in 0..1048576, got '2.5'"],
       [["gen", "h-relation", "--p", "8", "--self", "2"], "gen: --self must be an integer in 0..1, got '2'"],
-      [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "gen: --l must be a number, got '0x1'"],
+      [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "gen: --non-uniformity (--l) must be a number, got '0x1'"],
       [
         ["te-table", "--h", "4N,4x"],
         "te-table: --h-over-n (--h) takes integers in 1..1024, each bare or followed by N (e.g. 4 or 4N), got '4x'",
@@ -315,7 +315,7 @@ describe("options: one parser, one line per problem", () => {
     // one per parser (intOption, numberOption, keyValues, --max-memory, --ports) and per command calling intOption
     for (const [args, line] of [
       [["gen", "pattern1", "--ranks", "8x"], "gen: --ranks (--p) must be an integer in 1..1048576, got '8x'"],
-      [["gen", "ranka-kl", "--p", "8", "--l", "x"], "gen: --l must be a number, got 'x'"],
+      [["gen", "ranka-kl", "--p", "8", "--l", "x"], "gen: --non-uniformity (--l) must be a number, got 'x'"],
       [
         ["plan", f("named.json"), "-a", "shift", "--seed", "q"],
         "plan: --seed must be an integer in 0..4294967295, got 'q'",

@@ -2,6 +2,7 @@
  * The command line's rough edges of issue 36: an error names the spelling of the option the user typed and the command
  * the user ran, in one style of suggestion; a P = 1 schedule costs no barrier.
  */
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
@@ -100,5 +101,41 @@ describe("a P = 1 schedule", () => {
       stages: { barrier: number }[];
     };
     for (const st of two.stages) expect(st.barrier).toBe(76);
+  });
+});
+
+describe("a newcomer's audit: a missing file, an empty file, a directory", () => {
+  it("each command that reads a file refuses it in one line naming it, exit 2, and writes nothing", async () => {
+    const dir = tempDir("rough-audit");
+    const f = (n: string): string => join(dir, n);
+    expect((await run("gen", "random", "--p", "4", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "-a", "shift", "-o", f("s.json"))).code).toBe(0);
+    writeFileSync(f("empty.json"), "");
+    mkdirSync(f("a-dir"));
+    const commands = (x: string): string[][] => [
+      ["stats", x],
+      ["plan", x, "-a", "shift", "-o", f("out.json")],
+      ["verify", x, "-m", f("m.json")],
+      ["verify", f("s.json"), "-m", x],
+      ["cost", x, "--machine", "t3d-004"],
+      ["show", x],
+      ["simulate", x, "--machine", "t3d-004"],
+      ["export", x, "-m", f("m.json"), "-f", "program", "-o", f("out.json")],
+      ["export", f("s.json"), "-m", x, "-f", "program", "-o", f("out.json")],
+      ["verify-program", x, "-m", f("m.json")],
+      ["compare", x, "--machine", "t3d-004"],
+      ["gen", "spmv", "--p", "4", "--file", x, "-o", f("out.json")],
+      ["precompute", x, "--store", f("store")],
+      ["store", "add", f("store"), x, "-a", "shift"],
+    ];
+    for (const x of [f("missing.json"), f("empty.json"), f("a-dir")])
+      for (const argv of commands(x)) {
+        const r = await run(...argv);
+        const what = argv.join(" ");
+        expect([r.code, r.out], what).toEqual([2, ""]);
+        expect(r.err.split("\n"), what).toHaveLength(2); // one line and its newline
+        expect(r.err, what).toContain(x);
+        expect(readdirSync(dir).sort(), what).toEqual(["a-dir", "empty.json", "m.json", "s.json"]);
+      }
   });
 });

@@ -127,8 +127,10 @@ function registerAddGet(store: Command, ctx: CliContext): void {
     .option("--json", "print the entry's id and whether it was added as commplan.store-add/v1 JSON")
     .action((dir: string, matrixFile: string, o: RequestOpts) => {
       refuseDashDirectory("store", "the store directory", dir, "dir");
-      const s = openPlanStore(dir, true);
+      // the matrix read (and the request checked) before the store is made: a missing, empty or bad matrix leaves no
+      // new directory behind
       const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
+      const s = openPlanStore(dir, true);
       warnProgramsDamage(s, ctx);
       const added = (status: "added" | "present", byAnotherWriter: boolean): void =>
         o.json
