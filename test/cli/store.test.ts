@@ -265,6 +265,8 @@ describe("precompute: auto", () => {
         ],
       }),
     );
+    // the store exists (a refused add makes none, so get would find no store)
+    expect((await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).code).toBe(0);
     for (const sub of ["add", "get"]) {
       const r = await run("store", sub, join(d, "s"), join(d, "m.json"), "-a", "auto");
       expect([r.code, r.err]).toEqual([2, "store: --algorithm auto needs --machine (the machine it chooses for)\n"]);
