@@ -139,3 +139,15 @@ describe("a newcomer's audit: a missing file, an empty file, a directory", () =>
       }
   });
 });
+
+describe("export's summary", () => {
+  it("counts one round as '1 round'", async () => {
+    const dir = tempDir("rough-round");
+    const f = (n: string): string => join(dir, n);
+    expect((await run("gen", "random", "--p", "4", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("plan", f("m.json"), "-a", "mpi-linear", "-o", f("s.json"))).code).toBe(0);
+    const r = await run("export", f("s.json"), "-m", f("m.json"), "-f", "program", "-o", f("p.json"));
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^export: mpi-linear, P = 4, program \(nonblocking\): 1 round, /);
+  });
+});

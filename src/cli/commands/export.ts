@@ -216,7 +216,7 @@ async function runExport(
     // Like the line of a schedule format (and gen's, plan's): the format and where it went, so a run of several
     // exports says which line is which file.
     ctx.io.err(
-      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${format.name} (${prog.variant}): ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)}) -> ${written.path}\n`,
+      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${format.name} (${prog.variant}): ${fmt(prog.rounds)} round${prog.rounds === 1 ? "" : "s"}, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)}) -> ${written.path}\n`,
     );
   }
 }
