@@ -290,7 +290,10 @@ describe("options: one parser, one line per problem", () => {
       [["gen", "uniform", "--p", "1e1"], "gen: --ranks (--p) must be an integer in 1..1048576, got '1e1'"],
       [["gen", "uniform", "--p", " 4"], "gen: --ranks (--p) must be an integer in 1..1048576, got ' 4'"],
       [["gen", "uniform", "--p", "4", "--size", "0x2"], "gen: --size must be an integer in 0..4294967296, got '0x2'"],
-      [["gen", "h-relation", "--p", "8", "--h", "2.5"], "gen: --messages (--h) must be an integer in 0..1048576, got '2.5'"],
+      [
+        ["gen", "h-relation", "--p", "8", "--h", "2.5"],
+        "gen: --messages (--h) must be an integer in 0..1048576, got '2.5'",
+      ],
       [["gen", "h-relation", "--p", "8", "--self", "2"], "gen: --self must be an integer in 0..1, got '2'"],
       [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "gen: --non-uniformity (--l) must be a number, got '0x1'"],
       [

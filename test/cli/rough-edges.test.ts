@@ -73,7 +73,9 @@ describe("suggestions", () => {
       "commplan: error: unknown option '--algoritm' (did you mean --algorithm?) (add --help for usage)\n",
     );
     const command = await run("verfy");
-    expect(command.err).toBe("commplan: error: unknown command 'verfy' (did you mean verify?) (add --help for usage)\n");
+    expect(command.err).toBe(
+      "commplan: error: unknown command 'verfy' (did you mean verify?) (add --help for usage)\n",
+    );
     const ours = await run("gen", "unifrom", "--p", "4");
     expect(ours.err).toMatch(/\(did you mean uniform\?\)/);
     for (const r of [option, command, ours]) expect(r.err).not.toMatch(/Did you mean/);
