@@ -153,3 +153,16 @@ describe("export's summary", () => {
     expect(r.err).toMatch(/^export: mpi-linear, P = 4, program \(nonblocking\): 1 round, /);
   });
 });
+
+describe("check-planner's module that does not load", () => {
+  it("a missing file or a directory is named without the sandbox's own worker", async () => {
+    const dir = tempDir("rough-module");
+    mkdirSync(join(dir, "a-dir"));
+    for (const x of [join(dir, "missing.mjs"), join(dir, "a-dir")]) {
+      const r = await run("check-planner", x, "--runs", "1");
+      expect([r.code, r.out], x).toEqual([2, ""]);
+      expect(r.err, x).toMatch(new RegExp(`^check-planner: ${x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot load`));
+      expect(r.err, x).not.toContain("[worker eval]");
+    }
+  });
+});
