@@ -28,3 +28,21 @@ export function checkFilesMatch(
     throw fail(command, "MISMATCH", text, { ...e.place, file: shownFile(files.doc) });
   }
 }
+
+/**
+ * The P check alone, for a document without a matrix digest (export lowers one, as lowerSchedule does): its P against
+ * the matrix file's, in checkFilesMatch's words (`export: s.json: the schedule is for P = 4, --matrix m.json has P = 5`).
+ */
+export function checkFilesP(
+  command: string,
+  m: CommMatrix,
+  p: number,
+  what: string,
+  files: { readonly doc: string; readonly matrix: string },
+): void {
+  if (p !== m.p)
+    throw fail(command, "MISMATCH", `${what} is for P = ${p}, --matrix ${shownFile(files.matrix)} has P = ${m.p}`, {
+      field: "p",
+      file: shownFile(files.doc),
+    });
+}

@@ -2,7 +2,7 @@
  * The command line's rough edges of issue 36: an error names the spelling of the option the user typed and the command
  * the user ran, in one style of suggestion; a P = 1 schedule costs no barrier.
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
@@ -164,5 +164,27 @@ describe("check-planner's module that does not load", () => {
       expect(r.err, x).toMatch(new RegExp(`^check-planner: ${x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot load`));
       expect(r.err, x).not.toContain("[worker eval]");
     }
+  });
+});
+
+describe("a schedule or program made for another matrix", () => {
+  it("is refused under the name of the command the user ran, naming both files", async () => {
+    const dir = tempDir("rough-made-for");
+    const f = (n: string): string => join(dir, n);
+    expect((await run("gen", "random", "--p", "4", "-o", f("m4.json"))).code).toBe(0);
+    expect((await run("gen", "random", "--p", "5", "-o", f("m5.json"))).code).toBe(0);
+    expect((await run("plan", f("m4.json"), "-a", "mpi-linear", "-o", f("s.json"))).code).toBe(0);
+    expect((await run("export", f("s.json"), "-m", f("m4.json"), "-f", "program", "-o", f("p.json"))).code).toBe(0);
+    const p5 = `is for P = 4, --matrix ${f("m5.json")} has P = 5\n`;
+    const exported = await run("export", f("s.json"), "-m", f("m5.json"), "-f", "program", "-o", f("q.json"));
+    expect([exported.code, exported.err]).toEqual([2, `export: ${f("s.json")}: the schedule ${p5}`]);
+    const program = await run("verify-program", f("p.json"), "-m", f("m5.json"));
+    expect([program.code, program.err]).toEqual([2, `verify-program: ${f("p.json")}: the program ${p5}`]);
+    // a schedule without a matrix digest (export lowers it): its P checked, still under export's name
+    const doc = JSON.parse(readFileSync(f("s.json"), "utf8")) as object;
+    writeFileSync(f("no-digest.json"), JSON.stringify({ ...doc, matrixDigest: "" }));
+    const bare = await run("export", f("no-digest.json"), "-m", f("m5.json"), "-f", "program", "-o", f("q.json"));
+    expect([bare.code, bare.err]).toEqual([2, `export: ${f("no-digest.json")}: the schedule ${p5}`]);
+    expect(readdirSync(dir).sort()).toEqual(["m4.json", "m5.json", "no-digest.json", "p.json", "s.json"]);
   });
 });
