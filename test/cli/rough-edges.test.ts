@@ -188,3 +188,18 @@ describe("a schedule or program made for another matrix", () => {
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "m5.json", "no-digest.json", "p.json", "s.json"]);
   });
 });
+
+describe("help of a command that does not exist", () => {
+  it("is one usage line naming it, with a suggestion, not the whole help", async () => {
+    const r = await run("help", "stor");
+    expect(r).toEqual({
+      code: 2,
+      out: "",
+      err: "commplan: error: unknown command 'stor' (did you mean store?) (add --help for usage)\n",
+    });
+    expect((await run("help", "xyzzy")).err).toBe("commplan: error: unknown command 'xyzzy' (add --help for usage)\n");
+    // a command's help and the program's stay
+    expect((await run("help", "store")).out).toMatch(/^Usage: commplan store /);
+    expect((await run("help")).out).toMatch(/^Usage: commplan \[options\] \[command\]/);
+  });
+});
