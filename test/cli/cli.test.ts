@@ -332,7 +332,7 @@ describe("options: one parser, one line per problem", () => {
       [["demo", "--ranks", "x"], "demo: --ranks (--p) must be an integer in 1..512, got 'x'"],
       [["te-table", "--seeds", "x"], "te-table: --seeds must be an integer in 1..10000, got 'x'"],
       [["check-planner", "shift", "--runs", "x"], "check-planner: --runs must be an integer in 1..1000000, got 'x'"],
-      [["store", "list", f("no-store"), "--ranks", "x"], "store list: --ranks must be an integer >= 1, got 'x'"],
+      [["store", "list", f("no-store"), "--ranks", "x"], "store list: --ranks (--p) must be an integer >= 1, got 'x'"],
       // store get --id runs apart from commander (store-get-main.ts)
       [["store", "get", f("no-store"), "--id", "x", "--max-memory", "1k"], "store get: --max-memory must be a size"],
     ] as const) {

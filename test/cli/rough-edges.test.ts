@@ -203,3 +203,25 @@ describe("help of a command that does not exist", () => {
     expect((await run("help")).out).toMatch(/^Usage: commplan \[options\] \[command\]/);
   });
 });
+
+describe("store list's P filter", () => {
+  it("takes --p and -p as gen and demo do, and refuses both spellings at once", async () => {
+    const dir = tempDir("rough-list");
+    const f = (n: string): string => join(dir, n);
+    expect((await run("gen", "random", "--p", "4", "-o", f("m.json"))).code).toBe(0);
+    expect((await run("store", "add", f("st"), f("m.json"), "-a", "shift")).code).toBe(0);
+    const ranks = await run("store", "list", f("st"), "--ranks", "4");
+    expect(ranks.code).toBe(0);
+    expect(ranks.out).toMatch(/\bshift\s+4\b/);
+    for (const flag of ["--p", "-p"]) expect(await run("store", "list", f("st"), flag, "4"), flag).toEqual(ranks);
+    expect((await run("store", "list", f("st"), "--p", "5")).out).not.toMatch(/\bshift\b/);
+    const both = await run("store", "list", f("st"), "--p", "4", "--ranks", "4");
+    expect([both.code, both.err]).toEqual([
+      2,
+      "commplan: error: option '--ranks <n>' cannot be used with option '--p <n>' (add --help for usage)\n",
+    ]);
+    expect((await run("store", "list", f("st"), "--p", "x")).err).toBe(
+      "store list: --ranks (--p) must be an integer >= 1, got 'x'\n",
+    );
+  });
+});

@@ -480,7 +480,7 @@ describe("store list: filters", () => {
     for (const [flag, value, message] of [
       ["--machine", "t3d", /unknown machine 't3d' \(did you mean t3d-004/],
       ["-a", "colouring", /unknown algorithm 'colouring' \(did you mean coloring/],
-      ["--ranks", "0", /--ranks must be an integer >= 1, got '0'/],
+      ["--ranks", "0", /--ranks \(--p\) must be an integer >= 1, got '0'/],
     ] as const) {
       const r = await run("store", "list", s, flag, value);
       expect(r).toMatchObject({ code: 2, out: "" });
