@@ -27,12 +27,12 @@ export function exitCodeOfError(e: unknown, io: CliIo, command?: string): number
  * when its message quotes input raw) or an allocation the machine refused; null for anything else (a bug, exit 70).
  * An error of the option parsers every command shares (intOption, numberOption, keyValues in io.ts, memoryOption)
  * starts "commplan: ", as they know no command: with `command` given, the line names it instead ("gen: --ranks ..."),
- * as every other option error names its command.
+ * as every other option error names its command; so does an allocation refused ("plan: out of memory: ...").
  */
 export function inputErrorLine(e: unknown, command?: string): string | null {
   if (isCommplanError(e)) return oneLine(cliMessage(namedBy(e.message, command)));
   if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message))
-    return `commplan: out of memory: ${e.message}`;
+    return `${command ?? "commplan"}: out of memory: ${e.message}`;
   return null;
 }
 

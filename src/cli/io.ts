@@ -28,7 +28,10 @@ export async function writeTextTarget(target: string, text: string, stdout: Writ
 const DECIMAL_INTEGER = /^[+-]?\d+$/;
 const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Parses an integer option in [min, max]: decimal digits only (no 0x10, 1e1, 1.0 or blanks). */
+/**
+ * Parses an integer option in [min, max]: decimal digits only (no 0x10, 1e1, 1.0 or blanks); `flag`: how the error
+ * names the option (default `--name`).
+ */
 export function intOption(
   name: string,
   value: string,
@@ -53,11 +56,14 @@ export function intOption(
 /** How an error names the ranks option, spelt --p or --ranks (and -P by platform). */
 export const RANKS_FLAGS = "--ranks (--p)";
 
-/** Parses a number option written in decimal (digits, a point, an exponent; no 0x10, Infinity or blanks). */
-export function numberOption(name: string, value: string): number {
+/**
+ * Parses a number option written in decimal (digits, a point, an exponent; no 0x10, Infinity or blanks); `flag`: how
+ * the error names the option (default `--name`).
+ */
+export function numberOption(name: string, value: string, flag = `--${name}`): number {
   const v = DECIMAL_NUMBER.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(v))
-    throw fail("commplan", "BAD_OPTION", `--${name} must be a number, got ${quoted(value)}`, { field: name });
+    throw fail("commplan", "BAD_OPTION", `${flag} must be a number, got ${quoted(value)}`, { field: name });
   return v;
 }
 

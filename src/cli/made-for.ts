@@ -8,23 +8,41 @@ function shownFile(path: string): string {
 }
 
 /**
- * checkMadeFor(m, doc, what, module), whose mismatch (another P, another digest) names the document's file and the
+ * checkMadeFor(m, doc, what, command), whose mismatch (another P, another digest) names the document's file and the
  * matrix file: `verify: s.json: the schedule was made for another matrix (digest ..., --matrix h.json has ...)`.
  */
 export function checkFilesMatch(
-  module: string,
+  command: string,
   m: CommMatrix,
   doc: { readonly p: number; readonly matrixDigest: string },
   what: string,
   files: { readonly doc: string; readonly matrix: string },
 ): void {
   try {
-    checkMadeFor(m, doc, what, module);
+    checkMadeFor(m, doc, what, command);
   } catch (e) {
     if (!isCommplanError(e) || e.code !== "MISMATCH") throw e;
     const text = e.message
-      .slice(module.length + 2)
+      .slice(command.length + 2)
       .replace(/(this|the) matrix has/, `--matrix ${shownFile(files.matrix)} has`);
-    throw fail(module, "MISMATCH", text, { ...e.place, file: shownFile(files.doc) });
+    throw fail(command, "MISMATCH", text, { ...e.place, file: shownFile(files.doc) });
   }
+}
+
+/**
+ * The P check alone, for a document without a matrix digest (export lowers one, as lowerSchedule does): its P against
+ * the matrix file's, in checkFilesMatch's words (`export: s.json: the schedule is for P = 4, --matrix m.json has P = 5`).
+ */
+export function checkFilesP(
+  command: string,
+  m: CommMatrix,
+  p: number,
+  what: string,
+  files: { readonly doc: string; readonly matrix: string },
+): void {
+  if (p !== m.p)
+    throw fail(command, "MISMATCH", `${what} is for P = ${p}, --matrix ${shownFile(files.matrix)} has P = ${m.p}`, {
+      field: "p",
+      file: shownFile(files.doc),
+    });
 }

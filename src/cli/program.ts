@@ -7,6 +7,8 @@ import { defaultMemoryBudget } from "../host/memory.js";
 import { memoryOption, memoryOptionHelp } from "./memory-option.js";
 import type { CliContext } from "./context.js";
 import { VERSION } from "./version.js";
+import { didYouMean } from "../internal/did-you-mean.js";
+import { quoted } from "../internal/quoted.js";
 
 export { CommanderError } from "commander";
 
@@ -40,13 +42,17 @@ const COMMANDS: readonly (readonly [readonly string[], () => Promise<Register>])
   [["precompute"], async () => (await import("./commands/precompute.js")).registerPrecompute],
 ];
 
-/** A commander usage error as one line: `commplan: error: ... (add --help for usage)`. */
+/**
+ * A commander usage error as one line: `commplan: error: ... (add --help for usage)`; commander's suggestion
+ * "(Did you mean --x?)" is written as every other error of commplan writes one, "(did you mean --x?)".
+ */
 export function usageLine(text: string): string {
   return `commplan: ${text
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean)
-    .join(" ")} (add --help for usage)\n`;
+    .join(" ")
+    .replace(/\(Did you mean /g, "(did you mean ")} (add --help for usage)\n`;
 }
 
 /**
@@ -73,6 +79,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const named = COMMANDS.filter(([names]) => names.includes(first));
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
+  refuseHelpOfUnknown(program, argv);
   // first of the hooks: an error of the shared option parsers names the command (exit-code.ts, inputErrorLine)
   program.hook("preAction", (_program, action) => {
     ctx.command = pathName(action);
@@ -82,6 +89,17 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   showLetterFlags(program);
   refuseBothSpellings(program, expandLetterFlags(program, argv), argv);
   return program;
+}
+
+/**
+ * `help NAME` of a command that does not exist: one usage line naming it, with a suggestion, as `commplan NAME` gives
+ * (commander printed the whole program's help on stderr, which did not say what was wrong).
+ */
+function refuseHelpOfUnknown(program: Command, argv: readonly string[]): void {
+  const name = argv[1];
+  if (argv[0] !== "help" || argv.length !== 2 || name === undefined || name.startsWith("-")) return;
+  const names = ["help", ...program.commands.flatMap((c) => [c.name(), ...c.aliases()])];
+  if (!names.includes(name)) program.error(`error: unknown command ${quoted(name)}${didYouMean(name, names)}`);
 }
 
 /**

@@ -5,7 +5,7 @@
 import { fail } from "../model/errors.js";
 import { checkMachine } from "../model/machine.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
-import { checkBooleanOption, checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
+import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkSeed } from "../model/param-spec.js";
 import {
   bestBound,
@@ -170,6 +170,24 @@ const CANDIDATE_REQUEST_KEYS: readonly string[] = Object.freeze([
   "runtime",
 ]);
 
+/** The most ports per node the simulated machine replays (its request's range, 1..1024). */
+const MAX_SIM_PORTS = 1024;
+
+/**
+ * The simulated machine's ports, checked here as compare's (not under the lower bounds' or simulate's name, and
+ * before every planner would be skipped for it): an integer in 1..MAX_SIM_PORTS, the option's or the machine's.
+ */
+function checkPorts(ports: unknown, fromMachine: boolean): number {
+  if (typeof ports === "number" && Number.isInteger(ports) && ports >= 1 && ports <= MAX_SIM_PORTS) return ports;
+  const field = fromMachine ? "machine.ports" : "ports";
+  throw fail(
+    "compare",
+    "BAD_OPTION",
+    `${field} must be an integer in 1..${MAX_SIM_PORTS} (the simulated machine's ports per node), got ${describeValue(ports)}`,
+    { field },
+  );
+}
+
 /** Refuses a request that is not an options object (undefined included), naming `options`. */
 export function checkCandidateRequestObject(req: CandidateRequest): void {
   checkOptionsObject("compare", "options", req);
@@ -196,7 +214,7 @@ export function runCandidates(m: CommMatrix, req: CandidateRequest): CandidateRu
     throw fail("compare", "BAD_OPTION", `unknown mode '${String(mode)}'; known: blocking, nonblocking`, {
       field: "mode",
     });
-  const ports = req.ports ?? machine.ports;
+  const ports = checkPorts(req.ports ?? machine.ports, req.ports === undefined);
   checkPlanners("compare", req.planners);
   const planners = req.planners ?? PLANNERS;
   const elements = networkElements(m);

@@ -29,7 +29,7 @@ export interface StageCost {
   /** Stage number, 1-based (stage I is 1), as `show --stage` and the verifier's ids count. */
   readonly stage: number;
   readonly name: string;
-  /** machine.barrier: every stage, the first included (us). */
+  /** machine.barrier: every stage, the first included; 0 at P = 1, where no node waits for another (us). */
   readonly barrier: number;
   /** Local rearrangement: t_m times the most bytes one node sends in the stage, local copies included (us). */
   readonly rearrange: number;
@@ -70,6 +70,8 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
   }
   const blocking = mode === "blocking";
   const tally = new StageTally(s, machine);
+  // a single node has no one to synchronise with: no barrier at P = 1 (docs/cost-model.md)
+  const barrier = s.p > 1 ? machine.barrier : 0;
   const stages: StageCost[] = [];
   const steps: StepCost[] = [];
   let total = 0;
@@ -88,11 +90,11 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
     const { maxHandled, maxSent, pipeline } = tally.close(st.firstStep, st.firstStep + st.stepCount, blocking);
     if (!blocking) communication = pipeline;
     const rearrange = st.rearrange === "none" ? 0 : maxHandled * machine.tm;
-    const time = machine.barrier + rearrange + communication;
+    const time = barrier + rearrange + communication;
     stages.push({
       stage: k + 1,
       name: st.name,
-      barrier: machine.barrier,
+      barrier,
       rearrange,
       communication,
       time,

@@ -79,7 +79,8 @@ export class FlatTally {
       }
     }
     const communication = this.blocking ? this.communication : pipeline;
-    this.total += barrier + (rearrange ? maxHandled * tm : 0) + communication;
+    // no barrier at P = 1, as scheduleCost charges (docs/cost-model.md)
+    this.total += (this.p > 1 ? barrier : 0) + (rearrange ? maxHandled * tm : 0) + communication;
     this.communication = 0;
     this.stepMax = 0;
     for (const a of [this.sentN, this.recvN]) a.fill(0);

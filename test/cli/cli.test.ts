@@ -172,10 +172,10 @@ describe("bad input exits 2 with one line naming the problem", () => {
     await run("export", f("s5.json"), "--matrix", f("m5.json"), "--format", "program", "-o", f("p5.json"));
     const lowered = await run("export", f("s5.json"), "--matrix", f("m5b.json"), "--format", "program");
     expect([lowered.code, lowered.out]).toEqual([2, ""]);
-    expect(lowered.err).toMatch(named("lower", f("s5.json"), "the schedule"));
+    expect(lowered.err).toMatch(named("export", f("s5.json"), "the schedule"));
     const program = await run("verify-program", f("p5.json"), "--matrix", f("m5b.json"));
     expect(program.code).toBe(2);
-    expect(program.err).toMatch(named("verify", f("p5.json"), "the program"));
+    expect(program.err).toMatch(named("verify-program", f("p5.json"), "the program"));
     const data = await run("simulate", f("s5.json"), "--machine", "t3d-004", "--data", "-m", f("m5b.json"));
     expect(data.code).toBe(2);
     expect(data.err).toMatch(named("simulate", f("s5.json"), "data mode: the schedule"));
@@ -290,9 +290,12 @@ describe("options: one parser, one line per problem", () => {
       [["gen", "uniform", "--p", "1e1"], "gen: --ranks (--p) must be an integer in 1..1048576, got '1e1'"],
       [["gen", "uniform", "--p", " 4"], "gen: --ranks (--p) must be an integer in 1..1048576, got ' 4'"],
       [["gen", "uniform", "--p", "4", "--size", "0x2"], "gen: --size must be an integer in 0..4294967296, got '0x2'"],
-      [["gen", "h-relation", "--p", "8", "--h", "2.5"], "gen: --h must be an integer in 0..1048576, got '2.5'"],
+      [
+        ["gen", "h-relation", "--p", "8", "--h", "2.5"],
+        "gen: --messages (--h) must be an integer in 0..1048576, got '2.5'",
+      ],
       [["gen", "h-relation", "--p", "8", "--self", "2"], "gen: --self must be an integer in 0..1, got '2'"],
-      [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "gen: --l must be a number, got '0x1'"],
+      [["gen", "ranka-kl", "--p", "8", "--l", "0x1"], "gen: --non-uniformity (--l) must be a number, got '0x1'"],
       [
         ["te-table", "--h", "4N,4x"],
         "te-table: --h-over-n (--h) takes integers in 1..1024, each bare or followed by N (e.g. 4 or 4N), got '4x'",
@@ -315,7 +318,7 @@ describe("options: one parser, one line per problem", () => {
     // one per parser (intOption, numberOption, keyValues, --max-memory, --ports) and per command calling intOption
     for (const [args, line] of [
       [["gen", "pattern1", "--ranks", "8x"], "gen: --ranks (--p) must be an integer in 1..1048576, got '8x'"],
-      [["gen", "ranka-kl", "--p", "8", "--l", "x"], "gen: --l must be a number, got 'x'"],
+      [["gen", "ranka-kl", "--p", "8", "--l", "x"], "gen: --non-uniformity (--l) must be a number, got 'x'"],
       [
         ["plan", f("named.json"), "-a", "shift", "--seed", "q"],
         "plan: --seed must be an integer in 0..4294967295, got 'q'",
@@ -329,7 +332,7 @@ describe("options: one parser, one line per problem", () => {
       [["demo", "--ranks", "x"], "demo: --ranks (--p) must be an integer in 1..512, got 'x'"],
       [["te-table", "--seeds", "x"], "te-table: --seeds must be an integer in 1..10000, got 'x'"],
       [["check-planner", "shift", "--runs", "x"], "check-planner: --runs must be an integer in 1..1000000, got 'x'"],
-      [["store", "list", f("no-store"), "--ranks", "x"], "store list: --ranks must be an integer >= 1, got 'x'"],
+      [["store", "list", f("no-store"), "--ranks", "x"], "store list: --ranks (--p) must be an integer >= 1, got 'x'"],
       // store get --id runs apart from commander (store-get-main.ts)
       [["store", "get", f("no-store"), "--id", "x", "--max-memory", "1k"], "store get: --max-memory must be a size"],
     ] as const) {
@@ -490,7 +493,7 @@ describe("the installed command", () => {
       [["plan", "-a", "shift"], "commplan: error: missing required argument 'matrix' (add --help for usage)"],
       [["gen", "uniform"], "commplan: error: required option '--p, --ranks <n>' not specified (add --help for usage)"],
       [["stats", "--bogus", "x"], "commplan: error: unknown option '--bogus' (add --help for usage)"],
-      [["plna"], "commplan: error: unknown command 'plna' (Did you mean plan?) (add --help for usage)"],
+      [["plna"], "commplan: error: unknown command 'plna' (did you mean plan?) (add --help for usage)"],
     ] as const) {
       const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
       expect(r.status, args.join(" ")).toBe(2);

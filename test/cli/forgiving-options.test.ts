@@ -42,7 +42,7 @@ describe("a mistyped option is named before a required one", () => {
   it("plan m.json --algoritm shift names --algoritm and suggests --algorithm", async () => {
     const r = await run("plan", matrix, "--algoritm", "shift");
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/unknown option '--algoritm' \(Did you mean --algorithm\?\)/);
+    expect(r.err).toMatch(/unknown option '--algoritm' \(did you mean --algorithm\?\)/);
   });
   it("a required option given no value is still refused, and --help still marks it", async () => {
     expect((await run("gen", "pattern1")).err).toMatch(/required option '--p, --ranks <n>' not specified/);

@@ -199,6 +199,19 @@ describe("--max-memory where a refusal names it", () => {
   it("every command whose refusal names --max-memory takes it: gen --file, store add and get, precompute (in its thread and on worker threads)", async () => {
     writeFileSync(f("huge.mtx"), "%%MatrixMarket matrix coordinate integer general\n16384 16384 100000000\n1 2 3\n");
     const past = /past the memory budget of 64 MiB \(raise it with --max-memory/;
+    // the store get reads (a refused add makes none)
+    writeFileSync(
+      f("small-st.json"),
+      JSON.stringify({
+        format: "commplan.matrix/v1",
+        p: 2,
+        rows: [
+          [0, 1],
+          [1, 0],
+        ],
+      }),
+    );
+    expect((await run(["store", "add", f("st"), f("small-st.json"), "-a", "shift"])).code).toBe(0);
     for (const argv of [
       ["gen", "spmv", "--p", "4", "--file", f("huge.mtx")],
       ["store", "add", f("st"), f("huge.mtx"), "-a", "shift"],

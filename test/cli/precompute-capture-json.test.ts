@@ -257,7 +257,7 @@ describe("precompute --from-capture --json on a failure", () => {
             );
       expect([fault, r.code]).toEqual([fault, 2]);
       const line =
-        fault === "EIO" ? /^precompute: [^\n]*EIO[^\n]*\n$/ : /^commplan: out of memory: Array buffer [^\n]*\n$/;
+        fault === "EIO" ? /^precompute: [^\n]*EIO[^\n]*\n$/ : /^precompute: out of memory: Array buffer [^\n]*\n$/;
       expect(r.err).toMatch(line);
       const byKey = new Map(r.doc.patterns.map((x) => [x.key, x]));
       expect(byKey.get(a)).toMatchObject({ status: "added", message: null, program: `programs/${a}` });

@@ -265,6 +265,8 @@ describe("precompute: auto", () => {
         ],
       }),
     );
+    // the store exists (a refused add makes none, so get would find no store)
+    expect((await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).code).toBe(0);
     for (const sub of ["add", "get"]) {
       const r = await run("store", sub, join(d, "s"), join(d, "m.json"), "-a", "auto");
       expect([r.code, r.err]).toEqual([2, "store: --algorithm auto needs --machine (the machine it chooses for)\n"]);
@@ -478,7 +480,7 @@ describe("store list: filters", () => {
     for (const [flag, value, message] of [
       ["--machine", "t3d", /unknown machine 't3d' \(did you mean t3d-004/],
       ["-a", "colouring", /unknown algorithm 'colouring' \(did you mean coloring/],
-      ["--ranks", "0", /--ranks must be an integer >= 1, got '0'/],
+      ["--ranks", "0", /--ranks \(--p\) must be an integer >= 1, got '0'/],
     ] as const) {
       const r = await run("store", "list", s, flag, value);
       expect(r).toMatchObject({ code: 2, out: "" });

@@ -107,6 +107,30 @@ describe("compareMatrix", () => {
   });
 });
 
+describe("compareMatrix's ports", () => {
+  it("a port count out of the simulated machine's range is refused under compare's name, before any plan", () => {
+    const m = generatePattern("random", 4, {}, 1);
+    for (const [ports, shown] of [
+      [0, "0"],
+      [2000, "2000"],
+      [1.5, "1.5"],
+      [Infinity, "Infinity"],
+      ["2", '"2"'],
+    ] as const)
+      expect(() => compareMatrix(m, { machine: t3d, ports: ports as number }), String(ports)).toThrow(
+        `compare: ports must be an integer in 1..1024 (the simulated machine's ports per node), got ${shown}`,
+      );
+    // a machine whose own count is out of range: named as the machine's
+    expect(() => compareMatrix(m, { machine: { ...t3d, ports: 4096 } })).toThrow(
+      /^compare: machine\.ports must be an integer in 1\.\.1024 /,
+    );
+    // in range: every planner is measured (2000 skipped them all, each for simulate's range)
+    const ok = compareMatrix(m, { machine: t3d, ports: 1024 });
+    expect(ok.run.ports).toBe(1024);
+    expect(ok.run.candidates.length).toBeGreaterThan(0);
+  });
+});
+
 describe("sweep", () => {
   it("parses ranges and lists, and refuses bad ones in one line naming the sweep", () => {
     expect(parseSweep("1/16..16")).toEqual([1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8, 16]);

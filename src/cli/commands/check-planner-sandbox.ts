@@ -325,7 +325,11 @@ function loadFailure(file: string, a: Answer): Error {
       "the module exports no function 'plan' (export function plan(matrix) { ... })",
       { file },
     );
-  const message = a.kind === "load" ? a.message.split("\n")[0]! : `unexpected answer '${a.kind}'`;
+  // Node names the importer, here the sandbox's own worker ("imported from /dir/[worker eval]"), no file of the user's
+  const message =
+    a.kind === "load"
+      ? a.message.split("\n")[0]!.replace(/ imported from \S*\[worker eval\]/, "")
+      : `unexpected answer '${a.kind}'`;
   const line = a.kind === "load" && a.syntax ? syntaxErrorLine(file) : null;
   return fail(
     "check-planner",

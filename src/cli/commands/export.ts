@@ -22,7 +22,7 @@ import { findMachine } from "../../machines/presets.js";
 import { LAYOUT_FORMS, type LayoutForm, type ProgramVariant } from "../../model/program.js";
 import { readScheduleFile } from "../../io/schedule-read.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
-import { checkFilesMatch } from "../made-for.js";
+import { checkFilesMatch, checkFilesP } from "../made-for.js";
 import { refuseSplitOntoInput } from "../../io/program-json-write.js";
 import { lowerSchedule } from "../../lower/index.js";
 import type { CliContext } from "../context.js";
@@ -173,8 +173,10 @@ async function runExport(
   const m = readMatrixFile(o.matrix, { maxMemory: ctx.maxMemory });
   if (o.split !== undefined) await refuseSplitOntoInput("export", [file, o.matrix], o.split, m.p, "--split");
   const s = await readScheduleFile(file, { maxMemory: ctx.maxMemory });
-  // as lowerSchedule checks (a schedule with a digest), but naming the two files
-  if (s.matrixDigest !== "") checkFilesMatch("lower", m, s, "the schedule", { doc: file, matrix: o.matrix });
+  // as lowerSchedule checks (the digest of a schedule with one, else its P), but naming the two files
+  const files = { doc: file, matrix: o.matrix };
+  if (s.matrixDigest !== "") checkFilesMatch("export", m, s, "the schedule", files);
+  else checkFilesP("export", m, s.p, "the schedule", files);
   checkMemory("export", lowerBytes(m, s), `lowering ${s.transferCount} transfers on P = ${s.p}`, ctx.maxMemory, {
     file,
   });
@@ -216,7 +218,7 @@ async function runExport(
     // Like the line of a schedule format (and gen's, plan's): the format and where it went, so a run of several
     // exports says which line is which file.
     ctx.io.err(
-      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${format.name} (${prog.variant}): ${fmt(prog.rounds)} rounds, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)}) -> ${written.path}\n`,
+      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${format.name} (${prog.variant}): ${fmt(prog.rounds)} round${prog.rounds === 1 ? "" : "s"}, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)}) -> ${written.path}\n`,
     );
   }
 }

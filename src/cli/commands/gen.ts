@@ -23,6 +23,17 @@ function aliasAttribute(name: string): string {
   return `${name}Flag`;
 }
 
+/**
+ * How an error names pattern option `n`: a one-letter option, stored under its letter whichever of its two flags was
+ * typed, by its readable flag with the letter beside it (`--non-uniformity (--l)`, as `--ranks (--p)`); another by the
+ * flag given, kebab case (`byFlag`) or its camelCase alias.
+ */
+function flagAsGiven(n: string, byFlag: boolean): string {
+  const alias = patternFlagAlias(n);
+  if (alias !== undefined && alias.length === 1) return `--${patternFlag(n)} (--${n})`;
+  return `--${byFlag ? patternFlag(n) : n}`;
+}
+
 /** Adds every pattern option as a flag: its kebab-case spelling, a one-letter option's readable name beside it. */
 function addPatternOptions(cmd: Command, names: readonly string[]): void {
   for (const n of names) {
@@ -100,9 +111,9 @@ export function registerGen(program: Command, ctx: CliContext): void {
     for (const n of names) {
       const v = o[n] ?? o[aliasAttribute(n)];
       if (v === undefined) continue;
-      const flag = o[n] !== undefined && n.length > 1 ? patternFlag(n) : n; // as given (a one-letter option: its letter)
+      const flag = flagAsGiven(n, o[n] !== undefined);
       if (n === "elementBytes") {
-        given[n] = intOption(flag, String(v), 1, MAX_ELEMENT_BYTES);
+        given[n] = intOption(n, String(v), 1, MAX_ELEMENT_BYTES, flag);
         continue;
       }
       const opt = patternOptionList(def).find((x) => x.name === n);
@@ -110,7 +121,7 @@ export function registerGen(program: Command, ctx: CliContext): void {
         throw fail(
           "gen",
           "BAD_OPTION",
-          `pattern ${quoted(pattern)} has no option --${flag} (its options: ${
+          `pattern ${quoted(pattern)} has no option ${flag} (its options: ${
             Object.keys(def.options)
               .map((x) => `--${patternFlag(x)}`)
               .join(", ") || "none"
@@ -120,8 +131,8 @@ export function registerGen(program: Command, ctx: CliContext): void {
       }
       given[n] =
         opt.type === "integer"
-          ? intOption(flag, String(v), opt.min ?? Number.MIN_SAFE_INTEGER, opt.max)
-          : numberOption(flag, String(v)); // the pattern checks a number's range
+          ? intOption(n, String(v), opt.min ?? Number.MIN_SAFE_INTEGER, opt.max, flag)
+          : numberOption(n, String(v), flag); // the pattern checks a number's range
     }
     const output = String(o["output"]);
     refuseJsonOnStdout("gen", o["json"] === true, output);

@@ -31,7 +31,7 @@ import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { checkStorePlanMemory } from "../plan-bytes.js";
-import { fmt, intOption, keyValues, matrixReadOptions, refuseDashDirectory, table } from "../io.js";
+import { fmt, intOption, keyValues, matrixReadOptions, RANKS_FLAGS, refuseDashDirectory, table } from "../io.js";
 import { machineOptionHelp, planRequestOptions } from "./lists.js";
 import { counted } from "../../internal/plural.js";
 import { JSON_SUMMARY_HELP, printJson } from "./json-summary.js";
@@ -127,8 +127,10 @@ function registerAddGet(store: Command, ctx: CliContext): void {
     .option("--json", "print the entry's id and whether it was added as commplan.store-add/v1 JSON")
     .action((dir: string, matrixFile: string, o: RequestOpts) => {
       refuseDashDirectory("store", "the store directory", dir, "dir");
-      const s = openPlanStore(dir, true);
+      // the matrix read (and the request checked) before the store is made: a missing, empty or bad matrix leaves no
+      // new directory behind
       const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
+      const s = openPlanStore(dir, true);
       warnProgramsDamage(s, ctx);
       const added = (status: "added" | "present", byAnotherWriter: boolean): void =>
         o.json
@@ -259,7 +261,7 @@ interface ListFilters {
  */
 function listFilter(o: ListFilters): (e: StoreEntryInfo) => boolean {
   if (o.algorithm !== undefined) checkAlgorithmName("store", o.algorithm);
-  const p = o.ranks === undefined ? undefined : intOption("ranks", o.ranks, 1);
+  const p = o.ranks === undefined ? undefined : intOption("ranks", o.ranks, 1, Number.MAX_SAFE_INTEGER, RANKS_FLAGS);
   const seed = o.seed === undefined ? undefined : intOption("seed", o.seed, 0, MAX_SEED);
   const machine = o.machine === undefined ? undefined : findMachine(o.machine).name;
   return (e) => {
@@ -321,7 +323,7 @@ function registerList(store: Command, ctx: CliContext): void {
     .argument("<dir>", "the store directory")
     .option("--json", "print the entries and the damaged parts as one commplan.store-list/v1 JSON document")
     .option("-a, --algorithm <name>", "only the entries of this algorithm (auto: auto's picks)")
-    .option("--ranks <n>", "only the entries of this P")
+    .option("--p, --ranks <n>", "only the entries of this P (spelt as gen and demo spell it)")
     .option("--seed <s>", "only the entries of this seed")
     .option("--machine <name>", "only the entries keyed with this machine (rs-nh, split-coloring and auto's)")
     .option(

@@ -39,7 +39,7 @@ export function registerVerifyProgram(program: Command, ctx: CliContext): void {
         );
       }
       // a program for another matrix is told as that, naming both files, before the memory its P would need
-      checkFilesMatch("verify", m, doc.program, "the program", { doc: file, matrix: o.matrix });
+      checkFilesMatch("verify-program", m, doc.program, "the program", { doc: file, matrix: o.matrix });
       // the checks' memory as the budget bounds it (what the program and the matrix hold, and what checking allocates)
       const prog = doc.program;
       // a buffer whose slots alone no machine could hold is named: the field to blame, not only the sum

@@ -144,8 +144,9 @@ export function replaySchedule(s: Schedule, machine: MachineModel, o: SimOptions
   const acc = new NodeAccounts(p);
   const tl = new TimelineRecorder(p, o.timeline);
   const runs = o.stageBarriers ? s : oneRun(s, machine, o);
-  // without stage barriers there is no barrier to charge, and each node composes when it reaches a stage
-  const runMachine = o.stageBarriers ? machine : { ...machine, barrier: 0 };
+  // without stage barriers there is no barrier to charge, and each node composes when it reaches a stage; a single
+  // node has no one to wait for: no barrier at P = 1 either, as the cost model charges (docs/cost-model.md)
+  const runMachine = o.stageBarriers && p > 1 ? machine : { ...machine, barrier: 0 };
   const gates = runs === s || o.mode !== "blocking" ? null : ComposeGates.of(s, machine);
   const run = replay(runs, runMachine, o, acc, tl, data, gates);
   const dataFailures = data ? data.finish() : null;

@@ -15,7 +15,7 @@ import { buildMatrix, matrixRecipe } from "../../helpers/arbitraries.js";
 
 /**
  * The resource bound of the nonblocking replay, computed from the schedule alone: per stage, the
- * barrier plus, for the slowest node v, the largest of: its compose then everything its processor
+ * barrier (none at P = 1) plus, for the slowest node v, the largest of: its compose then everything its processor
  * does (T_s_send per send, T_s_recv per receive, m t_m per local copy); its compose then its copy
  * engine (m t_c per send); its compose then its output port (m t_d per send); its input port
  * (m t_d per receive).
@@ -51,7 +51,7 @@ function resourceBound(s: Schedule, mc: MachineModel): number {
       const ready = st.rearrange === "none" ? 0 : handled[v]! * mc.tm;
       worst = Math.max(worst, ready + cpu[v]!, ready + dma[v]!, ready + out[v]!, inn[v]!);
     }
-    total += mc.barrier + worst;
+    total += (p > 1 ? mc.barrier : 0) + worst; // no barrier at P = 1 (docs/cost-model.md)
   }
   return total;
 }
