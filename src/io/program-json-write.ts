@@ -29,6 +29,8 @@ import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/opt
 import { oneLine } from "../internal/quoted.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
+import { checkProgramArg } from "../model/program-check.js";
+import { checkArg, isIntIn } from "../model/option-checks.js";
 
 const MODULE = "program";
 /** Options of the program writers. */
@@ -202,10 +204,9 @@ export function* programJsonPieces(
 
 /** The whole document as one string (small programs and tests). */
 export function programToJsonText(prog: Program, ranks?: readonly number[]): string {
-  if (typeof prog !== "object" || prog === null)
-    throw fail(MODULE, "BAD_INPUT", `the program is not a Program object, got ${describeValue(prog)}`, {
-      field: "program",
-    });
+  checkProgramArg(MODULE, prog, "programToJsonText");
+  const okRanks = ranks === undefined || (Array.isArray(ranks) && ranks.every((r) => isIntIn(r, 0, prog.p - 1)));
+  checkArg(MODULE, "programToJsonText", "ranks", ranks, okRanks, `an array of ranks in 0..${prog.p - 1} or undefined`);
   let text = "";
   for (const piece of programJsonPieces(prog, ranks)) text += piece;
   return text;
@@ -279,6 +280,8 @@ const SPLIT_BATCH = 256;
  * before anything is written (refuseIrregularEntries).
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
+  checkProgramArg(MODULE, prog, "writeProgramSplit");
+  checkArg(MODULE, "writeProgramSplit", "dir", dir, typeof dir === "string" && dir !== "", "a directory path", "BAD_OPTION");
   checkOptionsObject(MODULE, "options", opts);
   checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
   const progress = checkProgress(opts.progress, MODULE);
