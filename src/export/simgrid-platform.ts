@@ -8,6 +8,7 @@ import { MAX_P } from "../model/matrix.js";
 import { numberOpt } from "./options.js";
 import { xmlCommentText } from "./xml-escape.js";
 import { simgridValue } from "./exact-number.js";
+import { checkMachine } from "../model/machine.js";
 
 /** Host speed of the platform (flops per second): `compute` actions are scaled to it. */
 export const SIMGRID_HOST_FLOPS = 1e9;
@@ -36,6 +37,7 @@ export function simgridHostName(r: number): string {
 
 /** The platform XML for P hosts on `machine`. */
 export function simgridPlatformXml(p: number, machine: MachineModel): string {
+  checkMachine(machine, "export", "simgridPlatformXml");
   numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   const { latUs, bytesPerSecond } = simgridLinkParams(machine);
   const bw = simgridValue(bytesPerSecond, "Bps", "the bandwidth 1 / (t_c + t_d)", true);

@@ -42,6 +42,10 @@ import {
   type PlanStore,
   type StoreDamage,
 } from "./store-dir.js";
+import { checkPlanStore } from "./store-dir.js";
+import { checkBooleanOption } from "../model/option-checks.js";
+import { checkArg } from "../model/option-checks.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 
 export { checkEntryId, entryFile, openPlanStore, type PlanStore, type StoreDamage } from "./store-dir.js";
 
@@ -84,6 +88,7 @@ export function addPlan(
   plan: Schedule,
   origin: StoreOrigin | null = null,
 ): { written: boolean; id: string; file: string } {
+  checkPlanStore("addPlan", s);
   checkStoreKey(MODULE, "addPlan", key);
   checkStoreOrigin(MODULE, origin);
   const id = storeKeyId(key);
@@ -141,6 +146,8 @@ function entryProblem(bytes: Uint8Array, id: string): string | null {
  * served. An entry laid out as the store writes it is read by the store's own reader, any other by apache-arrow.
  */
 export function getPlanById(s: PlanStore, id: string): Schedule | null {
+  checkPlanStore("getPlanById", s);
+  checkArg("store", "getPlanById", "id", id, typeof id === "string", "a plan id (a string)", "BAD_OPTION");
   const entry = readSealedEntry(s, id);
   if (entry === null) return null;
   return planOfEntry(
@@ -152,6 +159,7 @@ export function getPlanById(s: PlanStore, id: string): Schedule | null {
 
 /** The plan stored under `key`, or null (see getPlanById); a key that is not one (checkStoreKey) is an error. */
 export function getPlan(s: PlanStore, key: StoreKey): Schedule | null {
+  checkPlanStore("getPlan", s);
   checkStoreKey(MODULE, "getPlan", key);
   return getPlanById(s, storeKeyId(key));
 }
@@ -358,6 +366,8 @@ function inspectEntry(s: PlanStore, id: string, decode: boolean): StoreEntryInfo
  * with `decode`, read whole and its columns decoded too.
  */
 export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
+  checkPlanStore("listPlans", s);
+  checkBooleanOption("store", "decode", decode);
   return scanEntries(s).ids.map((id) => inspectEntry(s, id, decode));
 }
 
@@ -429,6 +439,8 @@ export interface StoreReport {
  * `uncheckedPrograms`, not read, and nothing is thrown).
  */
 export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } = {}): StoreReport {
+  checkPlanStore("verifyStore", s);
+  checkOptionsObject("store", "options", opts);
   const parts = storeDamage(s);
   const all = listPlans(s, true);
   const programs = verifyPrograms(s, opts);
@@ -517,6 +529,8 @@ export function gcStoreReporting(s: PlanStore, dryRun = false): StoreGcResult & 
  * first such failure is thrown (`<path>: cannot remove: ...`) once every other removal is done.
  */
 export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
+  checkPlanStore("gcStore", s);
+  checkBooleanOption("store", "dryRun", dryRun);
   const { failed, ...result } = gcStoreReporting(s, dryRun);
   if (failed.length > 0) throw failed[0]!.error; // the first failure, after every other removal was done
   return result;
