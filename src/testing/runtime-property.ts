@@ -15,9 +15,10 @@ import { checkTimedCausality } from "./timed-causality.js";
 import { scheduleFromOutput, type PlannerOutput } from "./schedule-input.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { fail } from "../model/errors.js";
-import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkArg, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
 import { checkFunction } from "./check-options.js";
+import { checkMatrixArg } from "../model/matrix.js";
 
 /** The lowering variants runtimeProperty accepts. */
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
@@ -102,6 +103,9 @@ export async function runtimeFailure(
   m: CommMatrix,
   o: RuntimePropertyOptions = {},
 ): Promise<CheckFailure | null> {
+  checkArg("testing", "runtimeFailure", "exec", exec, typeof exec === "function", "a runtime function (m, schedule) => times", "BAD_OPTION");
+  checkMatrixArg("testing", m, "runtimeFailure");
+  checkOptionsObject("testing", "options", o);
   let schedule: Schedule;
   if (o.plan) {
     // the user's plan is checked before it is lowered: the lowering trusts the IR's shape and delivery

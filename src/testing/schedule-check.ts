@@ -17,6 +17,7 @@ import {
   type ScheduleCheckOptions,
   type TimeBound,
 } from "./check-options.js";
+import { checkArg, isOptionsObject } from "../model/option-checks.js";
 
 export type { BoundOf, ScheduleCheckOptions, TimeBound } from "./check-options.js";
 
@@ -123,5 +124,7 @@ export function checkScheduleFor(m: CommMatrix, output: unknown, o: ScheduleChec
 
 /** A failure as one line: `check 'id' fails (title): witness`. */
 export function failureLine(f: CheckFailure): string {
+  const ok = isOptionsObject(f) && typeof f["check"] === "string" && typeof f["witness"] === "string";
+  checkArg("testing", "failureLine", "f", f, ok, "a CheckFailure (a check's failure: { check, title, witness })");
   return `check '${f.check}' fails (${f.title}): ${f.witness}`;
 }
