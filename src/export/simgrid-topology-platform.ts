@@ -106,6 +106,12 @@ export function* simgridTopologyPlatformPieces(
   routes: NetworkRoutes,
   opts: { explicit?: boolean; ranks?: number } = {},
 ): Generator<string, void, undefined> {
+  const fn = "simgridTopologyPlatformPieces";
+  const okD = isOptionsObject(d) && Array.isArray(d["hosts"]) && Array.isArray(d["links"]);
+  checkArg("export", fn, "d", d, okD, "a TopologyDescription (describeTopology's or parseTopologyJsonText's)");
+  const okR = isOptionsObject(routes) && typeof routes["hosts"] === "number" && typeof routes["links"] === "number";
+  checkArg("export", fn, "routes", routes, okR, "NetworkRoutes (compileRoutes')");
+  checkOptionsObject("export", "options", opts);
   if (routes.hosts !== d.hosts.length || routes.links !== 2 * d.links.length)
     throw fail("export", "MISMATCH", `the routes of ${routes.name} are not those of the description ${d.name}`);
   const ranks = opts.ranks ?? d.hosts.length;

@@ -198,6 +198,8 @@ export function* programJsonPieces(
   pieceSize = PIECE,
   opts: ProgramWriteOptions = {},
 ): Generator<string, void, undefined> {
+  checkProgramArg(MODULE, prog, "programJsonPieces");
+  checkOptionsObject(MODULE, "options", opts);
   const progress = checkProgress(opts.progress, MODULE);
   for (const piece of programJsonChunks(prog, ranks, pieceSize, progress)) yield pieceText(piece);
 }

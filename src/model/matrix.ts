@@ -278,8 +278,8 @@ export function matrixFromEntries(
   return matrixFromCoordinates(p, rowOf, colOf, valOf, n, opts);
 }
 
-/** Refuses matrixFromCoordinates' arrays when not the typed arrays it reads, or a count past their length. */
-function checkCoordinateArrays(rowOf: unknown, colOf: unknown, valOf: unknown, count: unknown): void {
+/** Refuses matrixFromCoordinates' arrays when not the typed arrays it reads, or a count past their length; the count. */
+function checkCoordinateArrays(rowOf: unknown, colOf: unknown, valOf: unknown, given: unknown): number {
   const fn = "matrixFromCoordinates";
   const bad = (field: string, v: unknown, what: string): CommplanError =>
     fail("matrix", "BAD_INPUT", `${fn}: ${field} must be ${what}, got ${describeValue(v)}`, { field });
@@ -287,8 +287,10 @@ function checkCoordinateArrays(rowOf: unknown, colOf: unknown, valOf: unknown, c
   if (!(colOf instanceof Uint32Array)) throw bad("colOf", colOf, "a Uint32Array");
   if (!(valOf instanceof Float64Array)) throw bad("valOf", valOf, "a Float64Array");
   const most = Math.min(rowOf.length, colOf.length, valOf.length);
+  const count = given ?? rowOf.length;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0 || count > most)
     throw bad("count", count, `an integer in 0..${most} (the entries given)`);
+  return count;
 }
 
 /**
@@ -301,7 +303,7 @@ export function matrixFromCoordinates(
   rowOf: Uint32Array,
   colOf: Uint32Array,
   valOf: Float64Array,
-  count: number = rowOf.length,
+  count?: number,
   opts: MatrixOptions & {
     /** Where the entry at input position k was (field, line); default `entries[k]`. */
     readonly duplicateAt?: (position: number) => { field?: string; line?: number };
@@ -311,8 +313,8 @@ export function matrixFromCoordinates(
 ): CommMatrix {
   checkOptionsObject("matrix", "options", opts);
   checkP(p, opts.file, true);
-  checkCoordinateArrays(rowOf, colOf, valOf, count);
-  const rows = rowsOfCoordinates(p, rowOf, colOf, valOf, count);
+  const n = checkCoordinateArrays(rowOf, colOf, valOf, count);
+  const rows = rowsOfCoordinates(p, rowOf, colOf, valOf, n);
   if (!("rowStart" in rows)) {
     const at = opts.duplicateAt?.(rows.second) ?? { field: `entries[${rows.second}]` };
     const base = opts.indexBase ?? 0;
