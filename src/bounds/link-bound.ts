@@ -46,7 +46,15 @@ export interface LinkBound {
  */
 export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0): LinkBound {
   checkMatrixArg("bounds", m, "busiestLinkBound");
-  checkArg("bounds", "busiestLinkBound", "barrier", barrier, typeof barrier === "number" && barrier >= 0 && barrier < Infinity, "a time >= 0", "BAD_OPTION");
+  checkArg(
+    "bounds",
+    "busiestLinkBound",
+    "barrier",
+    barrier,
+    typeof barrier === "number" && barrier >= 0 && barrier < Infinity,
+    "a time >= 0",
+    "BAD_OPTION",
+  );
   const { p, elementBytes: eb } = m;
   checkNetwork(routes, p);
   const load = new Float64Array(routes.links);

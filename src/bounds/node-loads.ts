@@ -44,7 +44,15 @@ export function nodeLoads(
   checkMatrixArg("bounds", m, "nodeLoads");
   const tdOk = typeof td === "function" || (typeof td === "number" && td >= 0 && td < Infinity);
   checkArg("bounds", "nodeLoads", "td", td, tdOk, "a time per byte >= 0 or a function (a, b) of one", "BAD_OPTION");
-  checkArg("bounds", "nodeLoads", "tdMinOf", tdMinOf, tdMinOf === undefined || typeof tdMinOf === "function", "a function (a) or undefined", "BAD_OPTION");
+  checkArg(
+    "bounds",
+    "nodeLoads",
+    "tdMinOf",
+    tdMinOf,
+    tdMinOf === undefined || typeof tdMinOf === "function",
+    "a function (a) or undefined",
+    "BAD_OPTION",
+  );
   const { p, elementBytes: eb } = m;
   const { rowStart, col, val } = matrixRows(m);
   const tdOf = typeof td === "number" ? (): number => td : td;

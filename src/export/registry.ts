@@ -45,8 +45,24 @@ export function exportFormat(
   name: string,
   formats: readonly ExportFormat[] = EXPORT_FORMATS,
 ): ExportFormat | undefined {
-  checkArg("export", "exportFormat", "name", name, typeof name === "string", "a format's name (a string)", "BAD_OPTION");
-  checkArg("export", "exportFormat", "formats", formats, Array.isArray(formats), "an array of formats (EXPORT_FORMATS)", "BAD_OPTION");
+  checkArg(
+    "export",
+    "exportFormat",
+    "name",
+    name,
+    typeof name === "string",
+    "a format's name (a string)",
+    "BAD_OPTION",
+  );
+  checkArg(
+    "export",
+    "exportFormat",
+    "formats",
+    formats,
+    Array.isArray(formats),
+    "an array of formats (EXPORT_FORMATS)",
+    "BAD_OPTION",
+  );
   return formats.find((f) => f.name === name);
 }
 

@@ -154,8 +154,23 @@ export interface HostfileOptions {
  */
 export function simgridTopologyHostfile(d: TopologyDescription, p: number, opts: HostfileOptions = {}): string {
   const okD = isOptionsObject(d) && Array.isArray(d["hosts"]);
-  checkArg("export", "simgridTopologyHostfile", "d", d, okD, "a TopologyDescription (describeTopology's or parseTopologyJsonText's)");
-  checkArg("export", "simgridTopologyHostfile", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
+  checkArg(
+    "export",
+    "simgridTopologyHostfile",
+    "d",
+    d,
+    okD,
+    "a TopologyDescription (describeTopology's or parseTopologyJsonText's)",
+  );
+  checkArg(
+    "export",
+    "simgridTopologyHostfile",
+    "p",
+    p,
+    isIntIn(p, 1, MAX_P),
+    `an integer in 1..${MAX_P}`,
+    "BAD_OPTION",
+  );
   checkOptionsObject("export", "options", opts);
   const hosts = d.hosts.slice(0, p);
   hosts.forEach((h, r) => {

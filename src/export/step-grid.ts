@@ -115,7 +115,15 @@ const cellText = (c: GridCell): string => (c === null ? "." : String(c));
  * parse).
  */
 export function stepGridText(g: StepGrid, width?: number): string {
-  checkArg("show", "stepGridText", "width", width, width === undefined || (typeof width === "number" && width > 0), "a positive number of columns or undefined", "BAD_OPTION");
+  checkArg(
+    "show",
+    "stepGridText",
+    "width",
+    width,
+    width === undefined || (typeof width === "number" && width > 0),
+    "a positive number of columns or undefined",
+    "BAD_OPTION",
+  );
   checkStepGrid("stepGridText", g);
   // a loop, not Math.max(...cells): a grid of 100,000 cells would pass the engine's argument limit
   let w = 4;

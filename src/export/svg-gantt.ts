@@ -214,7 +214,15 @@ export function svgDraws(count: number, p: number, view: GanttView = "auto"): bo
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
   checkTimelineArg("svg", "timelineToSvg", tl);
-  checkArg("svg", "timelineToSvg", "makespan", makespan, typeof makespan === "number" && makespan >= 0 && makespan < Infinity, "a finite time >= 0", "BAD_OPTION");
+  checkArg(
+    "svg",
+    "timelineToSvg",
+    "makespan",
+    makespan,
+    typeof makespan === "number" && makespan >= 0 && makespan < Infinity,
+    "a finite time >= 0",
+    "BAD_OPTION",
+  );
   checkOptionsObject("svg", "options", opts);
   const width = numberOpt("svg", "width", opts.width, 1200, { min: 200, max: 100000 });
   const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });

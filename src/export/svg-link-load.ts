@@ -94,7 +94,14 @@ const textWidth = (text: string, size: number): number => 0.6 * size * text.leng
  * that carried traffic are drawn, coloured on a scale whose top is the busiest link.
  */
 export function linkLoadSvg(links: readonly LinkLoadEntry[], opts: LinkLoadSvgOptions = {}): string {
-  checkArg("svg", "linkLoadSvg", "links", links, Array.isArray(links) && links.every(isOptionsObject), "an array of { label, load, group? }");
+  checkArg(
+    "svg",
+    "linkLoadSvg",
+    "links",
+    links,
+    Array.isArray(links) && links.every(isOptionsObject),
+    "an array of { label, load, group? }",
+  );
   checkOptionsObject("svg", "options", opts);
   for (const [i, e] of links.entries())
     if (!(e.load >= 0))

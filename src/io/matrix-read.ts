@@ -57,7 +57,15 @@ export function sniffMatrixFormat(text: string): MatrixFileFormat {
 
 /** The format a file name implies by its extension, or null. */
 export function matrixFormatOfName(name: string): MatrixFileFormat | null {
-  checkArg(MODULE, "matrixFormatOfName", "name", name, typeof name === "string", "a file name (a string)", "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "matrixFormatOfName",
+    "name",
+    name,
+    typeof name === "string",
+    "a file name (a string)",
+    "BAD_OPTION",
+  );
   switch (extname(name).toLowerCase()) {
     case ".json":
       return "json";

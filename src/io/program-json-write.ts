@@ -200,6 +200,17 @@ export function* programJsonPieces(
 ): Generator<string, void, undefined> {
   checkProgramArg(MODULE, prog, "programJsonPieces");
   checkOptionsObject(MODULE, "options", opts);
+  const okRanks = ranks === undefined || (Array.isArray(ranks) && ranks.every((r) => isIntIn(r, 0, prog.p - 1)));
+  checkArg(MODULE, "programJsonPieces", "ranks", ranks, okRanks, `an array of ranks in 0..${prog.p - 1} or undefined`);
+  checkArg(
+    MODULE,
+    "programJsonPieces",
+    "pieceSize",
+    pieceSize,
+    isIntIn(pieceSize, 1, 2 ** 30),
+    "a positive integer (bytes)",
+    "BAD_OPTION",
+  );
   const progress = checkProgress(opts.progress, MODULE);
   for (const piece of programJsonChunks(prog, ranks, pieceSize, progress)) yield pieceText(piece);
 }
@@ -283,7 +294,15 @@ const SPLIT_BATCH = 256;
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
   checkProgramArg(MODULE, prog, "writeProgramSplit");
-  checkArg(MODULE, "writeProgramSplit", "dir", dir, typeof dir === "string" && dir !== "", "a directory path", "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "writeProgramSplit",
+    "dir",
+    dir,
+    typeof dir === "string" && dir !== "",
+    "a directory path",
+    "BAD_OPTION",
+  );
   checkOptionsObject(MODULE, "options", opts);
   checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
   const progress = checkProgress(opts.progress, MODULE);

@@ -791,7 +791,15 @@ export interface ReadScheduleOptions {
 
 /** Reads a schedule file (path, or "-" for stdin) as a stream, without holding its text in memory. */
 export async function readScheduleJson(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
-  checkArg(MODULE, "readScheduleJson", "source", source, typeof source === "string" && source !== "", 'a path or "-"', "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "readScheduleJson",
+    "source",
+    source,
+    typeof source === "string" && source !== "",
+    'a path or "-"',
+    "BAD_OPTION",
+  );
   checkOptionsObject(MODULE, "options", opts);
   const file = source === "-" ? "<stdin>" : source;
   const reader = new ScheduleJsonReader(file);

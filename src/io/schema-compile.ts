@@ -79,7 +79,15 @@ type JsonObject = { [k: string]: unknown };
 
 /** Reads one schema file from the repository's schemas/ folder (works from src/io and dist/io). */
 export function loadSchema(name: keyof typeof SCHEMA_FILES): JsonObject {
-  checkArg("schema", "loadSchema", "name", name, typeof name === "string" && Object.hasOwn(SCHEMA_FILES, name), `one of ${Object.keys(SCHEMA_FILES).join(", ")}`, "BAD_OPTION");
+  checkArg(
+    "schema",
+    "loadSchema",
+    "name",
+    name,
+    typeof name === "string" && Object.hasOwn(SCHEMA_FILES, name),
+    `one of ${Object.keys(SCHEMA_FILES).join(", ")}`,
+    "BAD_OPTION",
+  );
   const url = new URL(`../../schemas/${SCHEMA_FILES[name]}`, import.meta.url);
   return JSON.parse(readFileSync(url, "utf8")) as JsonObject;
 }

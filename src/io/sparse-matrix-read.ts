@@ -97,7 +97,15 @@ export interface SparseReadOptions {
  */
 export function parseSparseMatrixMarket(text: string, file?: string, opts: SparseReadOptions = {}): SparseStructure {
   checkArg(MODULE, "parseSparseMatrixMarket", "text", text, typeof text === "string", "a string", "BAD_OPTION");
-  checkArg(MODULE, "parseSparseMatrixMarket", "file", file, file === undefined || typeof file === "string", "a file name or undefined", "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "parseSparseMatrixMarket",
+    "file",
+    file,
+    file === undefined || typeof file === "string",
+    "a file name or undefined",
+    "BAD_OPTION",
+  );
   checkOptionsObject(MODULE, "options", opts);
   const lines = text.replace(/^\ufeff/, "").split("\n");
   if (lines.length === 1 && lines[0]!.trim() === "")
@@ -181,7 +189,15 @@ function utf8Text(bytes: Buffer, file: string): string {
  * arrive: stdin, a FIFO or a device has no size to check first) into its structure.
  */
 export function readSparseMatrixFile(path: string, opts: SparseReadOptions = {}): SparseStructure {
-  checkArg(MODULE, "readSparseMatrixFile", "path", path, typeof path === "string" && path !== "", 'a path or "-"', "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "readSparseMatrixFile",
+    "path",
+    path,
+    typeof path === "string" && path !== "",
+    'a path or "-"',
+    "BAD_OPTION",
+  );
   checkOptionsObject(MODULE, "options", opts);
   const file = path === "-" ? "<stdin>" : path;
   const past = (): never => {

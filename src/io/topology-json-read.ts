@@ -125,7 +125,15 @@ function checkMeaning(d: TopologyDescription, text: string, file: string | undef
 /** Parses a topology document's text (`file` names it in messages and is the default name). */
 export function parseTopologyJsonText(text: string, file?: string): TopologyDescription {
   checkArg(MODULE, "parseTopologyJsonText", "text", text, typeof text === "string", "a string", "BAD_OPTION");
-  checkArg(MODULE, "parseTopologyJsonText", "file", file, file === undefined || typeof file === "string", "a file name or undefined", "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "parseTopologyJsonText",
+    "file",
+    file,
+    file === undefined || typeof file === "string",
+    "a file name or undefined",
+    "BAD_OPTION",
+  );
   return parseTopology(jsonDocumentText(Buffer.from(text, "utf8"), MODULE, file), file);
 }
 

@@ -53,7 +53,10 @@ export function checkScheduleArg(module: string, s: unknown, fn: string): void {
   let w = scheduleArgProblem(s);
   if (w === null) {
     const p = (s as Schedule).p;
-    const shape = isIndex(p) && p >= 1 && p <= MAX_P ? scheduleShapeProblem(s as Schedule) : `p ${String(p)} is not an integer in 1..${MAX_P}`;
+    const shape =
+      isIndex(p) && p >= 1 && p <= MAX_P
+        ? scheduleShapeProblem(s as Schedule)
+        : `p ${String(p)} is not an integer in 1..${MAX_P}`;
     w = shape === null ? null : `the schedule is not well formed: ${shape}`;
   }
   if (w !== null) throw fail(module, "BAD_INPUT", `${fn}: ${w}`, { field: "schedule" });

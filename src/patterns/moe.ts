@@ -68,7 +68,15 @@ export function moeCapacity(
   const o: { readonly [k: string]: unknown } = isOptionsObject(opts) ? opts : {};
   const num = (k: string): boolean => typeof o[k] === "number" && (o[k] as number) >= 0 && Number.isFinite(o[k]);
   const ok = isOptionsObject(opts) && ["tokens", "experts", "k", "capacityFactor"].every(num) && opts.experts > 0;
-  checkArg("patterns", "moeCapacity", "opts", opts, ok, "{ tokens, experts, k, capacityFactor } (numbers >= 0, experts > 0)", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "moeCapacity",
+    "opts",
+    opts,
+    ok,
+    "{ tokens, experts, k, capacityFactor } (numbers >= 0, experts > 0)",
+    "BAD_OPTION",
+  );
   if (opts.capacityFactor === 0) return Number.POSITIVE_INFINITY;
   return Math.ceil((opts.capacityFactor * opts.tokens * opts.k) / (p * opts.experts));
 }

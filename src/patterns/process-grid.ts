@@ -12,10 +12,26 @@ import { MAX_P } from "../model/limits.js";
  * Dimensions given as nonzero in `given` are kept; the others share what is left of p.
  */
 export function dimsCreate(pattern: string, p: number, given: readonly number[]): number[] {
-  checkArg("patterns", "dimsCreate", "pattern", pattern, typeof pattern === "string", "a pattern's name (a string)", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "dimsCreate",
+    "pattern",
+    pattern,
+    typeof pattern === "string",
+    "a pattern's name (a string)",
+    "BAD_OPTION",
+  );
   checkArg("patterns", "dimsCreate", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
   const dimsOk = Array.isArray(given) && given.length >= 1 && given.length <= 3 && given.every((d) => isIntIn(d, 0, p));
-  checkArg("patterns", "dimsCreate", "given", given, dimsOk, `1 to 3 dimensions, each 0 (free) or an integer in 1..${p}`, "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "dimsCreate",
+    "given",
+    given,
+    dimsOk,
+    `1 to 3 dimensions, each 0 (free) or an integer in 1..${p}`,
+    "BAD_OPTION",
+  );
   const fixed = given.reduce((a, d) => (d > 0 ? a * d : a), 1);
   const free = given.filter((d) => d === 0).length;
   const names = ["px", "py", "pz"];

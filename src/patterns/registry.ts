@@ -60,7 +60,15 @@ export const PATTERNS: readonly PatternDef[] = deepFreeze([
 
 /** The pattern called `name`; throws a BAD_OPTION CommplanError listing the known names. */
 export function findPattern(name: string): PatternDef {
-  checkArg("patterns", "findPattern", "name", name, typeof name === "string", "a pattern's name (a string)", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "findPattern",
+    "name",
+    name,
+    typeof name === "string",
+    "a pattern's name (a string)",
+    "BAD_OPTION",
+  );
   const def = PATTERNS.find((d) => d.name === name);
   if (def === undefined) {
     throw fail(
@@ -84,7 +92,15 @@ export function resolvePatternOptions<S extends PatternOptions>(
   given: { readonly [k: string]: unknown },
 ): Resolved<S> {
   checkPatternDef("resolvePatternOptions", def);
-  checkArg("patterns", "resolvePatternOptions", "given", given, isOptionsObject(given), "an object of option values", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "resolvePatternOptions",
+    "given",
+    given,
+    isOptionsObject(given),
+    "an object of option values",
+    "BAD_OPTION",
+  );
   return resolveSpecs(def.options, given, {
     module: "patterns",
     label: (name) => `option '${name}' of pattern '${def.name}'`,
@@ -132,9 +148,18 @@ export { MAX_SEED } from "../model/param-spec.js";
 /** Checks that `input` holds what the pattern's `file` asks for (and nothing for a pattern that reads no file). */
 export function checkPatternInput(def: PatternDef, input: PatternInput): void {
   checkPatternDef("checkPatternInput", def);
-  checkArg("patterns", "checkPatternInput", "input", input, isOptionsObject(input), "a PatternInput object ({ sparse?, maxMemory? })", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "checkPatternInput",
+    "input",
+    input,
+    isOptionsObject(input),
+    "a PatternInput object ({ sparse?, maxMemory? })",
+    "BAD_OPTION",
+  );
   const sparseProblem = input.sparse === undefined ? null : sparseStructureProblem(input.sparse);
-  if (sparseProblem !== null) throw fail("patterns", "BAD_INPUT", `checkPatternInput: input.sparse: ${sparseProblem}`, { field: "sparse" });
+  if (sparseProblem !== null)
+    throw fail("patterns", "BAD_INPUT", `checkPatternInput: input.sparse: ${sparseProblem}`, { field: "sparse" });
   const hasSparse = input.sparse !== undefined;
   if (def.file === undefined && hasSparse)
     throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' reads no file; it takes no input sparse`, {

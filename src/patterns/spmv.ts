@@ -39,9 +39,25 @@ export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 
   checkArg("patterns", "spmvFromStructure", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
   const problem = sparseStructureProblem(a);
   if (problem !== null) throw fail("patterns", "BAD_INPUT", `spmvFromStructure: ${problem}`, { field: "a" });
-  checkArg("patterns", "spmvFromStructure", "elementBytes", elementBytes, isIntIn(elementBytes, 1, MAX_ELEMENT_BYTES), "a positive integer", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "spmvFromStructure",
+    "elementBytes",
+    elementBytes,
+    isIntIn(elementBytes, 1, MAX_ELEMENT_BYTES),
+    "a positive integer",
+    "BAD_OPTION",
+  );
   const memOk = maxMemory === undefined || (typeof maxMemory === "number" && maxMemory > 0);
-  checkArg("patterns", "spmvFromStructure", "maxMemory", maxMemory, memOk, "a number of bytes above 0 or undefined", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "spmvFromStructure",
+    "maxMemory",
+    maxMemory,
+    memOk,
+    "a number of bytes above 0 or undefined",
+    "BAD_OPTION",
+  );
   // sparse: per rank i, the owners it gathers from (a touched list over a per-owner counter)
   const stamp = new Int32Array(a.cols);
   const count = new Float64Array(p);

@@ -160,8 +160,17 @@ export function checkPlanRequest(module: string, req: PlanRequest | undefined): 
  * declaration (its defaults filled).
  */
 export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
-  const isPlanner = isOptionsObject(planner) && typeof planner["name"] === "string" && isOptionsObject(planner["specs"]);
-  checkArg("planner", "resolvePlanOptions", "planner", planner, isPlanner, "a Planner (an entry of PLANNERS or findPlanner's)", "BAD_OPTION");
+  const isPlanner =
+    isOptionsObject(planner) && typeof planner["name"] === "string" && isOptionsObject(planner["specs"]);
+  checkArg(
+    "planner",
+    "resolvePlanOptions",
+    "planner",
+    planner,
+    isPlanner,
+    "a Planner (an entry of PLANNERS or findPlanner's)",
+    "BAD_OPTION",
+  );
   const c = checkPlanRequest("planner", req);
   const givenParams = req.params ?? {};
   const params = resolveParams(planner.name, planner.specs, givenParams);

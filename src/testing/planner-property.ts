@@ -32,7 +32,15 @@ export function plannerOutputFailure(
 
 /** Runs the planner on a copy of `m` and checks what it returns against `m`; the failure, or null. */
 export function planFailure(plan: PlanFn, m: CommMatrix, options: ScheduleCheckOptions = {}): CheckFailure | null {
-  checkArg("testing", "planFailure", "plan", plan, typeof plan === "function", "a planner function (m) => schedule", "BAD_OPTION");
+  checkArg(
+    "testing",
+    "planFailure",
+    "plan",
+    plan,
+    typeof plan === "function",
+    "a planner function (m) => schedule",
+    "BAD_OPTION",
+  );
   checkMatrixArg("testing", m, "planFailure");
   return callFailure(m, callPlan(plan, m), options);
 }
@@ -208,7 +216,15 @@ export async function replayFailure(
   m: CommMatrix,
   options: ScheduleCheckOptions = {},
 ): Promise<CheckFailure | null> {
-  checkArg("testing", "replayFailure", "plan", plan, typeof plan === "function", "a planner function (m) => schedule", "BAD_OPTION");
+  checkArg(
+    "testing",
+    "replayFailure",
+    "plan",
+    plan,
+    typeof plan === "function",
+    "a planner function (m) => schedule",
+    "BAD_OPTION",
+  );
   checkMatrixArg("testing", m, "replayFailure");
   const a = await callAsyncPlan(plan, m);
   const b = await callAsyncPlan(plan, m);

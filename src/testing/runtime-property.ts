@@ -103,7 +103,15 @@ export async function runtimeFailure(
   m: CommMatrix,
   o: RuntimePropertyOptions = {},
 ): Promise<CheckFailure | null> {
-  checkArg("testing", "runtimeFailure", "exec", exec, typeof exec === "function", "a runtime function (m, schedule) => times", "BAD_OPTION");
+  checkArg(
+    "testing",
+    "runtimeFailure",
+    "exec",
+    exec,
+    typeof exec === "function",
+    "a runtime function (m, schedule) => times",
+    "BAD_OPTION",
+  );
   checkMatrixArg("testing", m, "runtimeFailure");
   checkOptionsObject("testing", "options", o);
   let schedule: Schedule;

@@ -93,6 +93,13 @@ function checkDescription(d: unknown, file: unknown): void {
   const fn = "graphFromDescription";
   const ok =
     isOptionsObject(d) && Array.isArray(d["hosts"]) && Array.isArray(d["switches"]) && Array.isArray(d["links"]);
-  checkArg("topology", fn, "d", d, ok, "a TopologyDescription { name, hosts, switches, links } (parseTopologyJsonText's)");
+  checkArg(
+    "topology",
+    fn,
+    "d",
+    d,
+    ok,
+    "a TopologyDescription { name, hosts, switches, links } (parseTopologyJsonText's)",
+  );
   checkArg("topology", fn, "file", file, file === undefined || typeof file === "string", "a file name or undefined");
 }

@@ -267,7 +267,15 @@ export function simRequestProblem(req: SimulatorRequest): SimRequestProblem | nu
 
 /** Checks `req` once (fields that do not belong, then every value against `machine`) and fills its defaults. */
 export function resolveSimRequest(req: SimulatorRequest, machine: MachineModel): ResolvedSimRequest {
-  checkArg("simulate", "resolveSimRequest", "req", req, isOptionsObject(req), "a SimulatorRequest object", "BAD_OPTION");
+  checkArg(
+    "simulate",
+    "resolveSimRequest",
+    "req",
+    req,
+    isOptionsObject(req),
+    "a SimulatorRequest object",
+    "BAD_OPTION",
+  );
   if (req.kind === "protocol") return { kind: "protocol", options: resolveProtocol(req, machine) };
   return { kind: "replay", options: resolveReplay(req, machine) };
 }
