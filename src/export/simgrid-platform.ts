@@ -9,6 +9,7 @@ import { numberOpt } from "./options.js";
 import { xmlCommentText } from "./xml-escape.js";
 import { simgridValue } from "./exact-number.js";
 import { checkMachine } from "../model/machine.js";
+import { checkArg, isIntIn } from "../model/option-checks.js";
 
 /** Host speed of the platform (flops per second): `compute` actions are scaled to it. */
 export const SIMGRID_HOST_FLOPS = 1e9;
@@ -37,6 +38,7 @@ export function simgridHostName(r: number): string {
 
 /** The platform XML for P hosts on `machine`. */
 export function simgridPlatformXml(p: number, machine: MachineModel): string {
+  checkArg("export", "simgridPlatformXml", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
   checkMachine(machine, "export", "simgridPlatformXml");
   numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   const { latUs, bytesPerSecond } = simgridLinkParams(machine);
@@ -55,6 +57,7 @@ export function simgridPlatformXml(p: number, machine: MachineModel): string {
 
 /** The hostfile: rank r runs on host h<r>. */
 export function simgridHostfile(p: number): string {
+  checkArg("export", "simgridHostfile", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
   numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   let s = "";
   for (let r = 0; r < p; r++) s += simgridHostName(r) + "\n";

@@ -293,7 +293,6 @@ const SPLIT_BATCH = 256;
  * before anything is written (refuseIrregularEntries).
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
-  checkProgramArg(MODULE, prog, "writeProgramSplit");
   checkArg(
     MODULE,
     "writeProgramSplit",
@@ -305,6 +304,7 @@ export async function writeProgramSplit(prog: Program, dir: string, opts: Progra
   );
   checkOptionsObject(MODULE, "options", opts);
   checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
+  checkProgramArg(MODULE, prog, "writeProgramSplit");
   const progress = checkProgress(opts.progress, MODULE);
   let present: Map<string, Dirent>;
   await refuseIrregularEntries(MODULE, dir, [INDEX_FILE, ...Array.from({ length: prog.p }, (_, r) => rankFileName(r))]);

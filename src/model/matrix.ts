@@ -278,7 +278,7 @@ export function matrixFromEntries(
   return matrixFromCoordinates(p, rowOf, colOf, valOf, n, opts);
 }
 
-/** Refuses matrixFromCoordinates' arrays when not the typed arrays it reads, or a count past their length; the count. */
+/** Refuses matrixFromCoordinates' arrays unless the typed arrays it reads and a count within them; the count. */
 function checkCoordinateArrays(rowOf: unknown, colOf: unknown, valOf: unknown, given: unknown): number {
   const fn = "matrixFromCoordinates";
   const bad = (field: string, v: unknown, what: string): CommplanError =>

@@ -132,7 +132,7 @@ export function stepOfTransfer(s: Schedule): Uint32Array {
   return stepOfTransferRaw(s);
 }
 
-/** Checks p (an integer in 1..MAX_P) and peers (null, the full form, or a PeerIndex of p + 1 offsets) of a slot call. */
+/** Checks p (an integer in 1..MAX_P) and peers (null, the full form, or a PeerIndex of p + 1 offsets). */
 function checkSlots(fn: string, peers: unknown, p: number, field = "peers"): void {
   checkArg("program", fn, "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`);
   const ok =

@@ -15,7 +15,13 @@ import { checkTimedCausality } from "./timed-causality.js";
 import { scheduleFromOutput, type PlannerOutput } from "./schedule-input.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { fail } from "../model/errors.js";
-import { checkArg, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
+import {
+  checkArg,
+  checkOptionKeys,
+  checkOptionsObject,
+  describeValue,
+  isOptionsObject,
+} from "../model/option-checks.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
 import { checkFunction } from "./check-options.js";
 import { checkMatrixArg } from "../model/matrix.js";

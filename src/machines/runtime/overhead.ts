@@ -45,6 +45,17 @@ export function overheadAt(o: Overhead, bytes: number): number {
 
 /** A constant overhead of `us` microseconds per message plus `usPerByte` per byte. */
 export function flatOverhead(us: number, usPerByte = 0): Overhead {
+  const num = (v: unknown): boolean => typeof v === "number" && v >= 0 && v < Infinity;
+  checkArg("machines", "flatOverhead", "us", us, num(us), "a time >= 0 (us)", "BAD_OPTION");
+  checkArg(
+    "machines",
+    "flatOverhead",
+    "usPerByte",
+    usPerByte,
+    num(usPerByte),
+    "a time per byte >= 0 (us)",
+    "BAD_OPTION",
+  );
   return us === 0 && usPerByte === 0 ? NO_OVERHEAD : Object.freeze([{ fromBytes: 0, us, usPerByte }]);
 }
 

@@ -126,6 +126,8 @@ export function smpiConfigOf(model: RuntimeModel, machine: MachineModel): SmpiCo
 
 /** A copy of `model` with other fields (e.g. a rendezvous-only run: `{ eagerBytes: 0 }`). */
 export function withRuntime(model: RuntimeModel, change: Partial<RuntimeModel>): RuntimeModel {
+  checkRuntimeModel("withRuntime", model);
+  checkArg("machines", "withRuntime", "change", change, isOptionsObject(change), "an object of the fields to change");
   return { ...model, ...change };
 }
 
