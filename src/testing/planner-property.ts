@@ -27,6 +27,7 @@ export function plannerOutputFailure(
   output: unknown,
   options: ScheduleCheckOptions = {},
 ): CheckFailure | null {
+  checkMatrixArg("testing", m, "plannerOutputFailure");
   return checkScheduleFor(m, output, options).failure;
 }
 

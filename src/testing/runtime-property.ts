@@ -25,6 +25,7 @@ import {
 import { checkVerifyPorts } from "../verifier/verify.js";
 import { checkFunction } from "./check-options.js";
 import { checkMatrixArg } from "../model/matrix.js";
+import { checkScheduleArg } from "../model/schedule-check.js";
 
 /** The lowering variants runtimeProperty accepts. */
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
@@ -94,6 +95,9 @@ function timesOf(s: Schedule, r: RealisedTimes): { start: Float64Array; end: Flo
  * failure or null.
  */
 export function realisedFailure(m: CommMatrix, s: Schedule, r: RealisedTimes, ports = 1): CheckFailure | null {
+  checkMatrixArg("testing", m, "realisedFailure");
+  checkScheduleArg("testing", s, "realisedFailure");
+  checkArg("testing", "realisedFailure", "r", r, isOptionsObject(r), "realised times { start, end }", "BAD_OPTION");
   const times = timesOf(s, r);
   if ("check" in times) return times;
   const timed: Schedule = { ...s, times };

@@ -18,6 +18,7 @@ import {
   type TimeBound,
 } from "./check-options.js";
 import { checkArg, isOptionsObject } from "../model/option-checks.js";
+import { checkMatrixArg } from "../model/matrix.js";
 
 export type { BoundOf, ScheduleCheckOptions, TimeBound } from "./check-options.js";
 
@@ -98,6 +99,7 @@ function timeFailure(m: CommMatrix, s: Schedule, t: TimeBound): CheckFailure | n
  * bad schedule (bad options: a BAD_OPTION CommplanError, checkScheduleCheckOptions).
  */
 export function checkScheduleFor(m: CommMatrix, output: unknown, o: ScheduleCheckOptions = {}): ScheduleCheckResult {
+  checkMatrixArg("testing", m, "checkScheduleFor");
   checkScheduleCheckOptions(o);
   let s: Schedule;
   try {
