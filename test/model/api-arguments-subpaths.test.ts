@@ -4,7 +4,6 @@
  * value of the wrong kind later on) with a one-line CommplanError, never a TypeError from inside, a hang or a wrong
  * answer. The table is checked against the entries' exports: a new export without a row fails the first test.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as compare from "../../src/entries/compare.js";
@@ -46,10 +45,6 @@ const NULLISH: readonly unknown[][] = [[], [null], [undefined], [42], ["x"]];
 const OBJ: readonly unknown[][] = [...NULLISH, [{}]];
 /** Calls of a function whose first argument must be a string. */
 const STR: readonly unknown[][] = [[], [null], [undefined], [42], [{}]];
-/** `first` followed by each wrong value in the argument at `at` (1 or 2). */
-const later = (first: unknown[], bad: readonly unknown[] = [null, 42, "x", {}]): unknown[][] =>
-  bad.map((b) => [...first, b]);
-
 /**
  * The bad calls of every function, by name (a name exported by two entries is the same function). A function whose
  * messages are shared with the command line name its module and argument, not itself: those are in SHARED_WORDING.
