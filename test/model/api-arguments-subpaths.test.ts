@@ -309,6 +309,8 @@ const SHARED_WORDING: readonly string[] = [
   "scheduleClass",
   "scheduleCost",
   "scheduleToJsonText",
+  "simgridHostfile",
+  "simgridPlatformXml",
   "simgridTraceFiles",
   "simulateSchedule",
   "stepGrid",

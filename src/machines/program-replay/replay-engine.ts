@@ -921,7 +921,7 @@ function countingPass(from: Int32Array, to: Int32Array, key: Int32Array, cnt: In
   }
 }
 
-/** Refuses replayProgramOps' arguments unless ReplayOps (replayOpsOf's) and engine options with a network and runtime. */
+/** Refuses replayProgramOps' arguments unless ReplayOps (replayOpsOf's) and options with a network and runtime. */
 function checkReplayEngineArgs(ops: unknown, o: unknown): void {
   const fn = "replayProgramOps";
   const opsOk =
