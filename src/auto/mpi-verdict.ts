@@ -5,7 +5,7 @@
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { scheduleLoad, type Load } from "../model/schedule-load.js";
-import { overheadUs } from "../machines/runtime/overhead.js";
+import { overheadAt } from "../machines/runtime/overhead.js";
 import type { RuntimeModel } from "../machines/runtime/runtime-model.js";
 
 export { scheduleLoad };
@@ -104,8 +104,8 @@ function runtimeEffects(w: Load, mean: number, relays: boolean, saved: number, o
   const every = mean === w.startups;
   const busiest = every ? "at every rank" : `at the busiest rank (a mean of ${Math.round(10 * mean) / 10} per rank)`;
   const rt = o.runtime;
-  const send = overheadUs(rt.isendOverhead, 0),
-    recv = overheadUs(rt.recvOverhead, 0);
+  const send = overheadAt(rt.isendOverhead, 0),
+    recv = overheadAt(rt.recvOverhead, 0);
   const fewer = lib - w.startups;
   const perMessage = send + recv + rt.envelopeBytes * o.usPerByte;
   const priced = round(fewer * perMessage);

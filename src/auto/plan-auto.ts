@@ -51,6 +51,7 @@ import {
   type Planning,
   type ScreenResult,
 } from "./candidates.js";
+import { checkArg, isOptionsObject } from "../model/option-checks.js";
 
 /** Options of planAuto. */
 export interface AutoOptions {
@@ -823,6 +824,8 @@ function candidateRows(
 
 /** The report as the JSON of the schedule header's `auto` block (schemas/schedule.v1.schema.json, $defs/auto). */
 export function autoHeader(r: AutoReport): JsonValue {
+  const ok = isOptionsObject(r) && typeof r["machine"] === "string" && Array.isArray(r["candidates"]);
+  checkArg("auto", "autoHeader", "r", r, ok, "an AutoReport (planAuto's report)");
   return {
     machine: r.machine,
     mode: r.mode,

@@ -5,6 +5,8 @@
 import { fail } from "../model/errors.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { networkProblem, routeEndLinks, routeProblem, type NetworkRoutes } from "../model/network.js";
+import { checkMatrixArg } from "../model/matrix.js";
+import { checkArg } from "../model/option-checks.js";
 
 /** Throws when `routes` is not a sound NetworkRoutes object (a hand-built one) or has fewer than p hosts. */
 function checkNetwork(routes: NetworkRoutes, p: number): void {
@@ -43,6 +45,16 @@ export interface LinkBound {
  * max_l load_l / w_l after its first barrier. O(P + E x route length).
  */
 export function busiestLinkBound(m: CommMatrix, routes: NetworkRoutes, barrier = 0): LinkBound {
+  checkMatrixArg("bounds", m, "busiestLinkBound");
+  checkArg(
+    "bounds",
+    "busiestLinkBound",
+    "barrier",
+    barrier,
+    typeof barrier === "number" && barrier >= 0 && barrier < Infinity,
+    "a time >= 0",
+    "BAD_OPTION",
+  );
   const { p, elementBytes: eb } = m;
   checkNetwork(routes, p);
   const load = new Float64Array(routes.links);

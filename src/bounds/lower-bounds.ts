@@ -10,6 +10,7 @@ import { nodeLoads, type NodeLoads } from "./node-loads.js";
 import type { BoundRequest, BoundScope, BoundTarget, LowerBound } from "./types.js";
 import { BOUND_TARGETS } from "./types.js";
 import { cheapestNetworkCost, networkCost } from "../model/fabric-cost.js";
+import { checkArg, isIntIn } from "../model/option-checks.js";
 
 /** max over nodes of f(i). */
 function maxOver(p: number, f: (i: number) => number): number {
@@ -23,6 +24,8 @@ function maxOver(p: number, f: (i: number) => number): number {
  * more: ceil(log_(k+1)(d + 1)).
  */
 export function relayRounds(d: number, k: number): number {
+  checkArg("bounds", "relayRounds", "d", d, isIntIn(d, 0, Number.MAX_SAFE_INTEGER), "an integer >= 0", "BAD_OPTION");
+  checkArg("bounds", "relayRounds", "k", k, isIntIn(k, 1, Number.MAX_SAFE_INTEGER), "an integer >= 1", "BAD_OPTION");
   let n = 0;
   for (let reach = 1; reach < d + 1; reach *= k + 1) n++;
   return n;

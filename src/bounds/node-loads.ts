@@ -2,6 +2,8 @@
  * NodeLoads: what every node must send and receive for a matrix (message counts, bytes, byte-weighted network time).
  */
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
+import { checkMatrixArg } from "../model/matrix.js";
+import { checkArg } from "../model/option-checks.js";
 
 /** Per-node loads of a matrix (network traffic only: the diagonal is left out). */
 export interface NodeLoads {
@@ -39,6 +41,18 @@ export function nodeLoads(
   td: ((a: number, b: number) => number) | number,
   tdMinOf?: (a: number) => number,
 ): NodeLoads {
+  checkMatrixArg("bounds", m, "nodeLoads");
+  const tdOk = typeof td === "function" || (typeof td === "number" && td >= 0 && td < Infinity);
+  checkArg("bounds", "nodeLoads", "td", td, tdOk, "a time per byte >= 0 or a function (a, b) of one", "BAD_OPTION");
+  checkArg(
+    "bounds",
+    "nodeLoads",
+    "tdMinOf",
+    tdMinOf,
+    tdMinOf === undefined || typeof tdMinOf === "function",
+    "a function (a) or undefined",
+    "BAD_OPTION",
+  );
   const { p, elementBytes: eb } = m;
   const { rowStart, col, val } = matrixRows(m);
   const tdOf = typeof td === "number" ? (): number => td : td;

@@ -7,6 +7,7 @@ import type { ChartOptions } from "./compare-chart.js";
 import type { SweepReport } from "./sweep.js";
 import { numberOpt } from "../export/options.js";
 import { timeUnit } from "../export/time-unit.js";
+import { checkArg, checkOptionsObject, isOptionsObject } from "../model/option-checks.js";
 
 /** Decades covering [lo, hi] (at least one), as exponents. */
 function decades(lo: number, hi: number): [number, number] {
@@ -37,6 +38,10 @@ const labelWidth = (text: string): number => Math.ceil(0.6 * 11 * text.length);
  * (a row per planner, the bound and each kind of circle), which stays beside the plot.
  */
 export function sweepChartSvg(sw: SweepReport, title: string, opts: ChartOptions = {}): string {
+  const ok = isOptionsObject(sw) && Array.isArray(sw["points"]) && Array.isArray(sw["algorithms"]);
+  checkArg("compare", "sweepChartSvg", "sw", sw, ok, "a SweepReport (runSweep's)");
+  checkArg("compare", "sweepChartSvg", "title", title, typeof title === "string", "a string", "BAD_OPTION");
+  checkOptionsObject("compare", "options", opts);
   const width = numberOpt("compare", "width", opts.width, 900, { min: 300, max: 100000 });
   const pts = sw.points.filter((p) => p.meanMessageBytes > 0);
   const xs = pts.map((p) => p.meanMessageBytes);

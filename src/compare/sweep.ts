@@ -17,6 +17,7 @@ import { PLANNERS } from "../planner/registry.js";
 import { runCandidates, type CandidateRequest } from "./candidates.js";
 import { fastest } from "./compare.js";
 import { hasMessages } from "../auto/index.js";
+import { checkArg } from "../model/option-checks.js";
 
 /** Most factors a sweep takes. */
 export const MAX_SWEEP_FACTORS = 33;
@@ -38,6 +39,15 @@ function factor(text: string, spec: string): number {
  * comma-separated list (sorted, duplicates dropped). At most MAX_SWEEP_FACTORS.
  */
 export function parseSweep(spec: string): number[] {
+  checkArg(
+    "compare",
+    "parseSweep",
+    "spec",
+    spec,
+    typeof spec === "string",
+    "a sweep spec (a string such as 1/4..4 or 1,2,4)",
+    "BAD_OPTION",
+  );
   let out: number[];
   const range = spec.split("..");
   if (range.length === 2) {

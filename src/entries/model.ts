@@ -14,29 +14,39 @@ export {
   matrixFromCoordinates,
   sparseMatrix,
   zeroMatrix,
-  entry,
-  isSparse,
-  matrixRows,
-  matrixCols,
-  nonzeroCount,
   toSparse,
   toDense,
   withElementBytes,
   matrixToRows,
-  matrixDigest,
   type CommMatrix,
   type MatrixOptions,
   type MatrixRows,
   type MatrixCols,
 } from "../model/matrix.js";
-export { matrixStats, classify, type MatrixStats, type MatrixClass } from "../model/matrix-stats.js";
+export { matrixStats, type MatrixStats, type MatrixClass } from "../model/matrix-stats.js";
+export {
+  entry,
+  isSparse,
+  matrixRows,
+  matrixCols,
+  nonzeroCount,
+  matrixDigest,
+  classify,
+  sparseFromCoordinates,
+  stageOfStep,
+  stepOfTransfer,
+  slotOf,
+  slotStart,
+  slotPeer,
+  slotCount,
+  sendDisplOf,
+  recvDisplOf,
+} from "../model/public-accessors.js";
 export { createRng, type Rng } from "../model/rng.js";
 export type { ProgressCallback } from "../model/progress.js";
 export {
   ScheduleBuilder,
   REARRANGE_KINDS,
-  stageOfStep,
-  stepOfTransfer,
   type Schedule,
   type ScheduleHeader,
   type StageInfo,
@@ -58,10 +68,9 @@ export type {
   BufferName,
   OpKind,
 } from "../model/program.js";
-export { slotOf, slotStart, slotPeer, slotCount, sendDisplOf, recvDisplOf } from "../model/layout-slots.js";
 export type { MachineModel, FabricName } from "../model/machine.js";
 export type { Timeline } from "../model/timeline.js";
-export { sparseFromCoordinates, type SparseStructure } from "../model/sparse-structure.js";
+export type { SparseStructure } from "../model/sparse-structure.js";
 export {
   NEXT_HOP_PICKS,
   type NextHopPick,

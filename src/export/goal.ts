@@ -8,6 +8,8 @@ import { numberOpt } from "./options.js";
 import { operationBytes } from "./exact-number.js";
 import { fail } from "../model/errors.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
+import { checkProgramArg } from "../model/program-check.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 
 /** Options of the GOAL writer. */
 export interface GoalOptions {
@@ -163,11 +165,15 @@ export function* goalChunks(prog: Program, opts: GoalOptions = {}): Generator<st
 
 /** The GOAL text, in pieces (strings; see goalChunks). */
 export function* goalPieces(prog: Program, opts: GoalOptions = {}): Generator<string, void, undefined> {
+  checkProgramArg("export", prog, "goalPieces");
+  checkOptionsObject("export", "options", opts);
   for (const piece of goalChunks(prog, opts)) yield pieceText(piece);
 }
 
 /** The GOAL text as one string. */
 export function goalText(prog: Program, opts: GoalOptions = {}): string {
+  checkProgramArg("export", prog, "goalText");
+  checkOptionsObject("export", "options", opts);
   let s = "";
   for (const piece of goalPieces(prog, opts)) s += piece;
   return s;

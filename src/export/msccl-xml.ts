@@ -7,6 +7,8 @@ import { fail } from "../model/errors.js";
 import { slotOf } from "../model/layout-slots.js";
 import type { Program, RankLayout } from "../model/program.js";
 import { stringOpt } from "./options.js";
+import { checkProgramArg } from "../model/program-check.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 
 /** The msccl-executor-nccl parser's limits (RUNTIMES.md); a program past one is refused, never written. */
 export const MSCCL_LIMITS = Object.freeze({
@@ -436,6 +438,8 @@ export function mscclCollective(layout: RankLayout, p: number): "alltoall" | "al
  * when the program is past one of MSCCL_LIMITS.
  */
 export function mscclXml(prog: Program, opts: MscclOptions = {}): string {
+  checkProgramArg("export", prog, "mscclXml");
+  checkOptionsObject("export", "options", opts);
   const chunk = mscclChunkElements(prog, opts.chunkElements);
   const { p, layout } = prog;
   refuseCertainOverflow(prog, chunk);

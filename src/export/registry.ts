@@ -10,6 +10,7 @@ import { mscclXmlFormat } from "./formats/msccl-xml.js";
 import { programFormat } from "./formats/program.js";
 import { simgridFormat } from "./formats/simgrid.js";
 import type { ExportFormat, ExportOptionName } from "./types.js";
+import { checkArg } from "../model/option-checks.js";
 
 /** Every export format, in the order `--format` lists them. */
 export const EXPORT_FORMATS: readonly ExportFormat[] = deepFreeze([
@@ -44,6 +45,24 @@ export function exportFormat(
   name: string,
   formats: readonly ExportFormat[] = EXPORT_FORMATS,
 ): ExportFormat | undefined {
+  checkArg(
+    "export",
+    "exportFormat",
+    "name",
+    name,
+    typeof name === "string",
+    "a format's name (a string)",
+    "BAD_OPTION",
+  );
+  checkArg(
+    "export",
+    "exportFormat",
+    "formats",
+    formats,
+    Array.isArray(formats),
+    "an array of formats (EXPORT_FORMATS)",
+    "BAD_OPTION",
+  );
   return formats.find((f) => f.name === name);
 }
 

@@ -8,6 +8,8 @@ import { MAX_P } from "../model/matrix.js";
 import { numberOpt } from "./options.js";
 import { xmlCommentText } from "./xml-escape.js";
 import { simgridValue } from "./exact-number.js";
+import { checkMachine } from "../model/machine.js";
+import { fail } from "../model/errors.js";
 
 /** Host speed of the platform (flops per second): `compute` actions are scaled to it. */
 export const SIMGRID_HOST_FLOPS = 1e9;
@@ -36,6 +38,10 @@ export function simgridHostName(r: number): string {
 
 /** The platform XML for P hosts on `machine`. */
 export function simgridPlatformXml(p: number, machine: MachineModel): string {
+  // left out, p would be numberOpt's default (1): refused in the wording numberOpt gives any other bad p
+  if (p === undefined)
+    throw fail("export", "BAD_OPTION", `p must be an integer in 1..${MAX_P}, got undefined`, { field: "p" });
+  checkMachine(machine, "export", "simgridPlatformXml");
   numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   const { latUs, bytesPerSecond } = simgridLinkParams(machine);
   const bw = simgridValue(bytesPerSecond, "Bps", "the bandwidth 1 / (t_c + t_d)", true);
@@ -53,6 +59,9 @@ export function simgridPlatformXml(p: number, machine: MachineModel): string {
 
 /** The hostfile: rank r runs on host h<r>. */
 export function simgridHostfile(p: number): string {
+  // left out, p would be numberOpt's default (1): refused in the wording numberOpt gives any other bad p
+  if (p === undefined)
+    throw fail("export", "BAD_OPTION", `p must be an integer in 1..${MAX_P}, got undefined`, { field: "p" });
   numberOpt("export", "p", p, 1, { min: 1, max: MAX_P, integer: true });
   let s = "";
   for (let r = 0; r < p; r++) s += simgridHostName(r) + "\n";

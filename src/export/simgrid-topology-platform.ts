@@ -9,6 +9,8 @@ import type { NetworkRoutes } from "../model/network.js";
 import type { TopologyDescription } from "../model/topology.js";
 import { SIMGRID_HOST_FLOPS } from "./simgrid-platform.js";
 import { simgridValue } from "./exact-number.js";
+import { checkArg, checkOptionsObject, isIntIn, isOptionsObject } from "../model/option-checks.js";
+import { MAX_P } from "../model/limits.js";
 
 /**
  * Up to this many ranks the explicit platform lists every route between their hosts (Full routing, P (P - 1) routes);
@@ -104,6 +106,12 @@ export function* simgridTopologyPlatformPieces(
   routes: NetworkRoutes,
   opts: { explicit?: boolean; ranks?: number } = {},
 ): Generator<string, void, undefined> {
+  const fn = "simgridTopologyPlatformPieces";
+  const okD = isOptionsObject(d) && Array.isArray(d["hosts"]) && Array.isArray(d["links"]);
+  checkArg("export", fn, "d", d, okD, "a TopologyDescription (describeTopology's or parseTopologyJsonText's)");
+  const okR = isOptionsObject(routes) && typeof routes["hosts"] === "number" && typeof routes["links"] === "number";
+  checkArg("export", fn, "routes", routes, okR, "NetworkRoutes (compileRoutes')");
+  checkOptionsObject("export", "options", opts);
   if (routes.hosts !== d.hosts.length || routes.links !== 2 * d.links.length)
     throw fail("export", "MISMATCH", `the routes of ${routes.name} are not those of the description ${d.name}`);
   const ranks = opts.ranks ?? d.hosts.length;
@@ -145,6 +153,25 @@ export interface HostfileOptions {
  * refused, naming the topology's file (`opts.file`) and the host's JSON pointer (/hosts/r).
  */
 export function simgridTopologyHostfile(d: TopologyDescription, p: number, opts: HostfileOptions = {}): string {
+  const okD = isOptionsObject(d) && Array.isArray(d["hosts"]);
+  checkArg(
+    "export",
+    "simgridTopologyHostfile",
+    "d",
+    d,
+    okD,
+    "a TopologyDescription (describeTopology's or parseTopologyJsonText's)",
+  );
+  checkArg(
+    "export",
+    "simgridTopologyHostfile",
+    "p",
+    p,
+    isIntIn(p, 1, MAX_P),
+    `an integer in 1..${MAX_P}`,
+    "BAD_OPTION",
+  );
+  checkOptionsObject("export", "options", opts);
   const hosts = d.hosts.slice(0, p);
   hosts.forEach((h, r) => {
     if (h === "" || NOT_HOSTFILE.test(h))

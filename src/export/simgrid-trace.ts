@@ -6,6 +6,8 @@
 import type { Program } from "../model/program.js";
 import { fail } from "../model/errors.js";
 import { operationBytes } from "./exact-number.js";
+import { checkProgramArg } from "../model/program-check.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 
 /** One file of a multi-file export: its name inside the output directory and its text, in pieces. */
 export interface ExportedFile {
@@ -148,6 +150,8 @@ export function checkSimgridMessageSizes(prog: Program): void {
  * checkSimgridMessageSizes refuse.
  */
 export function simgridTraceFiles(prog: Program, opts: SimgridTraceOptions = {}): ExportedFile[] {
+  checkProgramArg("export", prog, "simgridTraceFiles");
+  checkOptionsObject("export", "options", opts);
   checkSimgridVariant(prog);
   checkSimgridMessageSizes(prog);
   const files: ExportedFile[] = [];

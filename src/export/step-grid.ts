@@ -8,6 +8,7 @@ import { nodeArray } from "../internal/node-array.js";
 import { oneLine } from "../internal/quoted.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
+import { checkArg, isOptionsObject } from "../model/option-checks.js";
 
 /** One cell: the receiver of the sender's transfer in that step, "X" for a stall, null when idle. */
 export type GridCell = number | "X" | null;
@@ -114,6 +115,16 @@ const cellText = (c: GridCell): string => (c === null ? "." : String(c));
  * parse).
  */
 export function stepGridText(g: StepGrid, width?: number): string {
+  checkArg(
+    "show",
+    "stepGridText",
+    "width",
+    width,
+    width === undefined || (typeof width === "number" && width > 0),
+    "a positive number of columns or undefined",
+    "BAD_OPTION",
+  );
+  checkStepGrid("stepGridText", g);
   // a loop, not Math.max(...cells): a grid of 100,000 cells would pass the engine's argument limit
   let w = 4;
   for (const u of g.senders) w = Math.max(w, String(u).length + 1);
@@ -166,6 +177,7 @@ export const GRID_NUMBERS_MAX = 64;
  * the compact view.
  */
 export function stepGridSvg(g: StepGrid): string {
+  checkStepGrid("stepGridSvg", g);
   if (g.senders.length > GRID_NUMBERS_MAX || g.rows.length > GRID_NUMBERS_MAX) return compactGridSvg(g);
   const cw = 40,
     ch = 24,
@@ -397,4 +409,10 @@ function compactGridSvg(g: StepGrid): string {
   out.push(...compactScale(left, scaleY, Math.min(512, width - left - 16), p));
   out.push("</svg>");
   return out.join("\n") + "\n";
+}
+
+/** Refuses `g` unless it is a StepGrid (stepGrid's: senders and rows arrays), naming `fn`. */
+function checkStepGrid(fn: string, g: unknown): void {
+  const ok = isOptionsObject(g) && Array.isArray(g["senders"]) && Array.isArray(g["rows"]);
+  checkArg("show", fn, "g", g, ok, "a StepGrid (stepGrid's)");
 }

@@ -9,6 +9,8 @@ import { numberOpt, stringOpt } from "./options.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { timelineRaster } from "./gantt-raster.js";
 import { timeUnit, type TimeUnit } from "./time-unit.js";
+import { checkTimelineArg } from "../model/timeline.js";
+import { checkArg, checkOptionsObject } from "../model/option-checks.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type GanttTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -211,6 +213,17 @@ export function svgDraws(count: number, p: number, view: GanttView = "auto"): bo
  * of the interval kinds present.
  */
 export function timelineToSvg(tl: GanttTimeline, makespan: number, opts: GanttOptions = {}): string {
+  checkTimelineArg("svg", "timelineToSvg", tl);
+  checkArg(
+    "svg",
+    "timelineToSvg",
+    "makespan",
+    makespan,
+    typeof makespan === "number" && makespan >= 0 && makespan < Infinity,
+    "a finite time >= 0",
+    "BAD_OPTION",
+  );
+  checkOptionsObject("svg", "options", opts);
   const width = numberOpt("svg", "width", opts.width, 1200, { min: 200, max: 100000 });
   const row = numberOpt("svg", "rowHeight", opts.rowHeight, 14, { min: 3, max: 1000 });
   const title = stringOpt("svg", "title", opts.title, "commplan simulated timeline");

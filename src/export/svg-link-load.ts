@@ -6,6 +6,7 @@ import { escapeXml } from "./xml-escape.js";
 import { fail } from "../model/errors.js";
 import { numberOpt, stringOpt } from "./options.js";
 import type { NetworkRoutes } from "../model/network.js";
+import { checkArg, checkOptionsObject, isOptionsObject } from "../model/option-checks.js";
 
 /** One link to draw: its label, its load (busy fraction, 0..1), and optionally where it sits. */
 export interface LinkLoadEntry {
@@ -93,6 +94,15 @@ const textWidth = (text: string, size: number): number => 0.6 * size * text.leng
  * that carried traffic are drawn, coloured on a scale whose top is the busiest link.
  */
 export function linkLoadSvg(links: readonly LinkLoadEntry[], opts: LinkLoadSvgOptions = {}): string {
+  checkArg(
+    "svg",
+    "linkLoadSvg",
+    "links",
+    links,
+    Array.isArray(links) && links.every(isOptionsObject),
+    "an array of { label, load, group? }",
+  );
+  checkOptionsObject("svg", "options", opts);
   for (const [i, e] of links.entries())
     if (!(e.load >= 0))
       throw fail("svg", "BAD_INPUT", `link ${i} (${e.label}) has load ${e.load}; need a number >= 0`, {

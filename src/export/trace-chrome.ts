@@ -1,6 +1,8 @@
 /** Chrome trace export: a simulated Timeline as Trace Event Format JSON (opens in Perfetto and chrome://tracing). */
 import { TIMELINE_NONE, type Timeline } from "../model/timeline.js";
 import { timelineLanes, toNs } from "./timeline-lanes.js";
+import { checkTimelineArg } from "../model/timeline.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 /** The timeline this writer reads (src/machines/sim makes it). */
 export type TraceTimeline = Timeline;
 const NONE = TIMELINE_NONE;
@@ -21,6 +23,8 @@ const PIECE_CHARS = 1 << 20;
  * (a viewer drops such events); every event names its node in `args.node`.
  */
 export function timelineToChromeTrace(tl: TraceTimeline, meta: TraceMeta = {}): string {
+  checkTimelineArg("trace", "timelineToChromeTrace", tl);
+  checkOptionsObject("trace", "meta", meta);
   return [...timelineToChromeTracePieces(tl, meta)].join("");
 }
 

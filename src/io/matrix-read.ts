@@ -15,6 +15,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import { MatrixJsonReader, type MatrixChunkReader } from "./matrix-json-read.js";
 import { CsvReader, MtxReader } from "./matrix-text-read.js";
 import { quoted } from "../internal/quoted.js";
+import { checkArg } from "../model/option-checks.js";
 
 const MODULE = "matrix";
 /** Bytes per read (default). */
@@ -47,6 +48,7 @@ export interface ParseMatrixOptions {
  * The format of a matrix text, judged from its first characters only (`{` or `[` json, `%%MatrixMarket` mtx, else csv).
  */
 export function sniffMatrixFormat(text: string): MatrixFileFormat {
+  checkArg(MODULE, "sniffMatrixFormat", "text", text, typeof text === "string", "a string", "BAD_OPTION");
   const t = text.replace(/^\ufeff/, "").trimStart();
   if (t.startsWith("{") || t.startsWith("[")) return "json";
   if (t.startsWith("%%MatrixMarket")) return "mtx";
@@ -55,6 +57,15 @@ export function sniffMatrixFormat(text: string): MatrixFileFormat {
 
 /** The format a file name implies by its extension, or null. */
 export function matrixFormatOfName(name: string): MatrixFileFormat | null {
+  checkArg(
+    MODULE,
+    "matrixFormatOfName",
+    "name",
+    name,
+    typeof name === "string",
+    "a file name (a string)",
+    "BAD_OPTION",
+  );
   switch (extname(name).toLowerCase()) {
     case ".json":
       return "json";

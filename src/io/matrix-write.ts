@@ -150,6 +150,7 @@ const join = (pieces: Iterable<string>): string => {
 
 /** The matrix as one commplan.matrix/v1 JSON string (small matrices and tests; large ones: writeMatrixFile). */
 export function matrixToJsonText(m: CommMatrix, opts: MatrixWriteOptions = {}): string {
+  checkOptionsObject("matrix", "options", opts);
   checkMatrixArg("matrix", m);
   return join(matrixJsonPieces(m, opts));
 }

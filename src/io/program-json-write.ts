@@ -29,6 +29,8 @@ import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/opt
 import { oneLine } from "../internal/quoted.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
+import { checkProgramArg } from "../model/program-check.js";
+import { checkArg, isIntIn } from "../model/option-checks.js";
 
 const MODULE = "program";
 /** Options of the program writers. */
@@ -196,16 +198,28 @@ export function* programJsonPieces(
   pieceSize = PIECE,
   opts: ProgramWriteOptions = {},
 ): Generator<string, void, undefined> {
+  checkProgramArg(MODULE, prog, "programJsonPieces");
+  checkOptionsObject(MODULE, "options", opts);
+  const okRanks = ranks === undefined || (Array.isArray(ranks) && ranks.every((r) => isIntIn(r, 0, prog.p - 1)));
+  checkArg(MODULE, "programJsonPieces", "ranks", ranks, okRanks, `an array of ranks in 0..${prog.p - 1} or undefined`);
+  checkArg(
+    MODULE,
+    "programJsonPieces",
+    "pieceSize",
+    pieceSize,
+    isIntIn(pieceSize, 1, 2 ** 30),
+    "a positive integer (bytes)",
+    "BAD_OPTION",
+  );
   const progress = checkProgress(opts.progress, MODULE);
   for (const piece of programJsonChunks(prog, ranks, pieceSize, progress)) yield pieceText(piece);
 }
 
 /** The whole document as one string (small programs and tests). */
 export function programToJsonText(prog: Program, ranks?: readonly number[]): string {
-  if (typeof prog !== "object" || prog === null)
-    throw fail(MODULE, "BAD_INPUT", `the program is not a Program object, got ${describeValue(prog)}`, {
-      field: "program",
-    });
+  checkProgramArg(MODULE, prog, "programToJsonText");
+  const okRanks = ranks === undefined || (Array.isArray(ranks) && ranks.every((r) => isIntIn(r, 0, prog.p - 1)));
+  checkArg(MODULE, "programToJsonText", "ranks", ranks, okRanks, `an array of ranks in 0..${prog.p - 1} or undefined`);
   let text = "";
   for (const piece of programJsonPieces(prog, ranks)) text += piece;
   return text;
@@ -279,8 +293,18 @@ const SPLIT_BATCH = 256;
  * before anything is written (refuseIrregularEntries).
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
+  checkArg(
+    MODULE,
+    "writeProgramSplit",
+    "dir",
+    dir,
+    typeof dir === "string" && dir !== "",
+    "a directory path",
+    "BAD_OPTION",
+  );
   checkOptionsObject(MODULE, "options", opts);
   checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
+  checkProgramArg(MODULE, prog, "writeProgramSplit");
   const progress = checkProgress(opts.progress, MODULE);
   let present: Map<string, Dirent>;
   await refuseIrregularEntries(MODULE, dir, [INDEX_FILE, ...Array.from({ length: prog.p }, (_, r) => rankFileName(r))]);

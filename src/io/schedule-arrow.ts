@@ -36,6 +36,8 @@ import {
   type IndexArray,
   type ScheduleArrowHeader,
 } from "./schedule-arrow-meta.js";
+import { checkScheduleArg } from "../model/schedule-check.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 
 export { SCHEDULE_ARROW_FORMAT, SCHEDULE_ARROW_META_KEY, type ScheduleArrowHeader } from "./schedule-arrow-meta.js";
 
@@ -93,6 +95,8 @@ function chunksData(c: ChunkTable, transfers: number): Data {
 
 /** The header JSON of a schedule (what the schema metadata holds), with `extra` fields merged in. */
 export function scheduleArrowHeader(s: Schedule, extra: { readonly [k: string]: JsonValue } = {}): ScheduleArrowHeader {
+  checkScheduleArg(MODULE, s, "scheduleArrowHeader");
+  checkOptionsObject(MODULE, "extra", extra);
   return {
     ...extra,
     format: SCHEDULE_ARROW_FORMAT,
@@ -121,6 +125,8 @@ export function encodeScheduleArrow(
   extra: { readonly [k: string]: JsonValue } = {},
   metadata: { readonly [k: string]: string } = {},
 ): Uint8Array {
+  checkOptionsObject(MODULE, "extra", extra);
+  checkOptionsObject(MODULE, "metadata", metadata);
   checkSchedule(s, MODULE);
   const n = s.transferCount;
   const { stages, stepStart } = s;
@@ -470,6 +476,7 @@ export function decodeScheduleArrowWithHeader(
   bytes: Uint8Array,
   opts: DecodeArrowOptions = {},
 ): { schedule: Schedule; header: ScheduleArrowHeader } {
+  checkOptionsObject(MODULE, "options", opts);
   const trusted = opts.trusted === true;
   const table = tableOfIpc(bytes);
   const h = parseHeader(table);

@@ -15,6 +15,7 @@ import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokeniz
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import type { ChunkTable, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 import { jsonExcerpt, quoted } from "../internal/quoted.js";
+import { checkArg, checkOptionsObject } from "../model/option-checks.js";
 
 const MODULE = "schedule";
 
@@ -790,6 +791,16 @@ export interface ReadScheduleOptions {
 
 /** Reads a schedule file (path, or "-" for stdin) as a stream, without holding its text in memory. */
 export async function readScheduleJson(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
+  checkArg(
+    MODULE,
+    "readScheduleJson",
+    "source",
+    source,
+    typeof source === "string" && source !== "",
+    'a path or "-"',
+    "BAD_OPTION",
+  );
+  checkOptionsObject(MODULE, "options", opts);
   const file = source === "-" ? "<stdin>" : source;
   const reader = new ScheduleJsonReader(file);
   const stream =

@@ -8,8 +8,8 @@ import { FORMAT_NAMES } from "./json-schema.js";
 import { AsciiWriter, digitTables, PiecePool, pieceText, put4, word4, writeDigits } from "../internal/ascii-writer.js";
 import { fail } from "../model/errors.js";
 import type { Schedule } from "../model/schedule.js";
-import { checkSchedule, isTransferOk, scheduleArgProblem } from "../model/schedule-check.js";
-import { checkOptionKeys, checkOptionsObject } from "../model/option-checks.js";
+import { checkSchedule, checkScheduleArg, isTransferOk, scheduleArgProblem } from "../model/schedule-check.js";
+import { checkArg, checkOptionKeys, checkOptionsObject, isIntIn } from "../model/option-checks.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
 
 const MODULE = "schedule";
@@ -186,6 +186,16 @@ function* scheduleJsonChunks(
  * the header one field per line, then one line per stage, step and transfer.
  */
 export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<string, void, undefined> {
+  checkArg(
+    MODULE,
+    "scheduleJsonPieces",
+    "pieceSize",
+    pieceSize,
+    isIntIn(pieceSize, 1, 2 ** 30),
+    "a positive integer (bytes)",
+    "BAD_OPTION",
+  );
+  checkScheduleArg(MODULE, s, "scheduleJsonPieces");
   for (const piece of scheduleJsonChunks(s, pieceSize)) yield pieceText(piece);
 }
 

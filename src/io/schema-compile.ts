@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Ajv2020Module from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
+import { checkArg } from "../model/option-checks.js";
 
 /** ajv's draft 2020-12 class (the `default` of its CommonJS module). */
 type AjvClass = typeof Ajv2020Module.default;
@@ -78,6 +79,15 @@ type JsonObject = { [k: string]: unknown };
 
 /** Reads one schema file from the repository's schemas/ folder (works from src/io and dist/io). */
 export function loadSchema(name: keyof typeof SCHEMA_FILES): JsonObject {
+  checkArg(
+    "schema",
+    "loadSchema",
+    "name",
+    name,
+    typeof name === "string" && Object.hasOwn(SCHEMA_FILES, name),
+    `one of ${Object.keys(SCHEMA_FILES).join(", ")}`,
+    "BAD_OPTION",
+  );
   const url = new URL(`../../schemas/${SCHEMA_FILES[name]}`, import.meta.url);
   return JSON.parse(readFileSync(url, "utf8")) as JsonObject;
 }

@@ -11,6 +11,7 @@ import { memoryBudgetOf } from "../host/memory.js";
 import { quoted } from "../internal/quoted.js";
 import { sparseFromCoordinates, type SparseStructure } from "../model/sparse-structure.js";
 import { fsError } from "./file-output.js";
+import { checkArg, checkOptionsObject } from "../model/option-checks.js";
 
 const MODULE = "sparse-matrix";
 /** The largest file read (bytes): a sparse matrix of about 20 million stored entries. */
@@ -95,6 +96,17 @@ export interface SparseReadOptions {
  * hermitian files give both triangles. Errors are one-line CommplanErrors naming the file and line.
  */
 export function parseSparseMatrixMarket(text: string, file?: string, opts: SparseReadOptions = {}): SparseStructure {
+  checkArg(MODULE, "parseSparseMatrixMarket", "text", text, typeof text === "string", "a string", "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "parseSparseMatrixMarket",
+    "file",
+    file,
+    file === undefined || typeof file === "string",
+    "a file name or undefined",
+    "BAD_OPTION",
+  );
+  checkOptionsObject(MODULE, "options", opts);
   const lines = text.replace(/^\ufeff/, "").split("\n");
   if (lines.length === 1 && lines[0]!.trim() === "")
     throw fail(MODULE, "BAD_INPUT", "the input is empty", file === undefined ? {} : { file });
@@ -177,6 +189,16 @@ function utf8Text(bytes: Buffer, file: string): string {
  * arrive: stdin, a FIFO or a device has no size to check first) into its structure.
  */
 export function readSparseMatrixFile(path: string, opts: SparseReadOptions = {}): SparseStructure {
+  checkArg(
+    MODULE,
+    "readSparseMatrixFile",
+    "path",
+    path,
+    typeof path === "string" && path !== "",
+    'a path or "-"',
+    "BAD_OPTION",
+  );
+  checkOptionsObject(MODULE, "options", opts);
   const file = path === "-" ? "<stdin>" : path;
   const past = (): never => {
     throw fail(MODULE, "BAD_INPUT", `the file has more than the ${MAX_SPARSE_FILE_BYTES} bytes read`, { file });

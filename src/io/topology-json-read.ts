@@ -12,6 +12,7 @@ import { validateWithSchema } from "./json-schema.js";
 import { JsonSyntaxError, JsonTokenizer, decodeJsonString } from "./json-tokenizer.js";
 import { jsonDocumentText } from "./json-text.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
+import { checkArg } from "../model/option-checks.js";
 
 const MODULE = "topology";
 /** The largest topology document the reader parses (it is parsed whole). */
@@ -123,6 +124,16 @@ function checkMeaning(d: TopologyDescription, text: string, file: string | undef
 
 /** Parses a topology document's text (`file` names it in messages and is the default name). */
 export function parseTopologyJsonText(text: string, file?: string): TopologyDescription {
+  checkArg(MODULE, "parseTopologyJsonText", "text", text, typeof text === "string", "a string", "BAD_OPTION");
+  checkArg(
+    MODULE,
+    "parseTopologyJsonText",
+    "file",
+    file,
+    file === undefined || typeof file === "string",
+    "a file name or undefined",
+    "BAD_OPTION",
+  );
   return parseTopology(jsonDocumentText(Buffer.from(text, "utf8"), MODULE, file), file);
 }
 
@@ -151,6 +162,7 @@ function parseTopology(text: string, file: string | undefined): TopologyDescript
 
 /** Reads a topology JSON file (refused past MAX_TOPOLOGY_BYTES). */
 export function readTopologyJson(file: string): TopologyDescription {
+  checkArg(MODULE, "readTopologyJson", "file", file, typeof file === "string" && file !== "", "a path", "BAD_OPTION");
   let bytes: Buffer;
   try {
     const size = statSync(file).size;

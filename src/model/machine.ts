@@ -91,8 +91,11 @@ export function machineProblem(machine: MachineModel): string | null {
   return null;
 }
 
-/** Throws a one-line BAD_OPTION error of `module` (field "machine") when machineProblem finds one. */
-export function checkMachine(machine: MachineModel, module: string): void {
+/**
+ * Throws a one-line BAD_OPTION error of `module` (field "machine") when machineProblem finds one; after `fn: ` when the
+ * public function is named.
+ */
+export function checkMachine(machine: MachineModel, module: string, fn?: string): void {
   const w = machineProblem(machine);
-  if (w !== null) throw fail(module, "BAD_OPTION", w, { field: "machine" });
+  if (w !== null) throw fail(module, "BAD_OPTION", fn === undefined ? w : `${fn}: ${w}`, { field: "machine" });
 }

@@ -2,7 +2,7 @@
  * CommMatrix: the communication matrix M (M[i][j] = elements node i sends node j), stored dense (P x P doubles) or
  * sparse (compressed rows).
  */
-import { fail } from "./errors.js";
+import { fail, type CommplanError } from "./errors.js";
 import { DEFAULT_ELEMENT_BYTES, MAX_DENSE_P, MAX_ELEMENT_BYTES, MAX_ENTRIES, MAX_P } from "./limits.js";
 import { digestLike } from "./matrix-digest.js";
 import { MAX_DEFAULT_BUDGET, checkMemory, denseMatrixBytes } from "./memory-budget.js";
@@ -153,7 +153,12 @@ function checkSums(m: CommMatrix, file?: string): void {
 
 /** Wraps row-major data (taken, not copied) after checking every entry. */
 export function matrixFromData(p: number, data: Float64Array, opts: MatrixOptions = {}): CommMatrix {
+  checkMatrixOptions(opts);
   checkP(p, opts.file);
+  if (!(data instanceof Float64Array))
+    throw fail("matrix", "BAD_INPUT", `matrixFromData: data must be a Float64Array, got ${describeValue(data)}`, {
+      field: "data",
+    });
   if (data.length !== p * p) throw fail("matrix", "BAD_INPUT", `data has ${data.length} entries, expected ${p * p}`);
   for (let k = 0; k < data.length; k++) {
     const v = data[k]!;
@@ -219,10 +224,13 @@ export function matrixArgProblem(m: unknown): string | null {
   return data.length === p * p ? null : `the matrix's data has ${data.length} entries, not p * p = ${p * p}`;
 }
 
-/** Throws a one-line BAD_INPUT error of `module` (field "matrix") when matrixArgProblem finds one. */
-export function checkMatrixArg(module: string, m: unknown): void {
+/**
+ * Throws a one-line BAD_INPUT error of `module` (field "matrix") when matrixArgProblem finds one; after `fn: ` when
+ * the public function is named.
+ */
+export function checkMatrixArg(module: string, m: unknown, fn?: string): void {
   const w = matrixArgProblem(m);
-  if (w !== null) throw fail(module, "BAD_INPUT", w, { field: "matrix" });
+  if (w !== null) throw fail(module, "BAD_INPUT", fn === undefined ? w : `${fn}: ${w}`, { field: "matrix" });
 }
 
 /** The keys of MatrixOptions. */
@@ -270,6 +278,21 @@ export function matrixFromEntries(
   return matrixFromCoordinates(p, rowOf, colOf, valOf, n, opts);
 }
 
+/** Refuses matrixFromCoordinates' arrays unless the typed arrays it reads and a count within them; the count. */
+function checkCoordinateArrays(rowOf: unknown, colOf: unknown, valOf: unknown, given: unknown): number {
+  const fn = "matrixFromCoordinates";
+  const bad = (field: string, v: unknown, what: string): CommplanError =>
+    fail("matrix", "BAD_INPUT", `${fn}: ${field} must be ${what}, got ${describeValue(v)}`, { field });
+  if (!(rowOf instanceof Uint32Array)) throw bad("rowOf", rowOf, "a Uint32Array");
+  if (!(colOf instanceof Uint32Array)) throw bad("colOf", colOf, "a Uint32Array");
+  if (!(valOf instanceof Float64Array)) throw bad("valOf", valOf, "a Float64Array");
+  const most = Math.min(rowOf.length, colOf.length, valOf.length);
+  const count = given ?? rowOf.length;
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 0 || count > most)
+    throw bad("count", count, `an integer in 0..${most} (the entries given)`);
+  return count;
+}
+
 /**
  * Builds a sparse matrix from `count` coordinate entries whose indices are checked (in 0..p-1) and
  * whose values are checked integers (zeros are dropped). A repeated (i, j) is refused naming both
@@ -280,7 +303,7 @@ export function matrixFromCoordinates(
   rowOf: Uint32Array,
   colOf: Uint32Array,
   valOf: Float64Array,
-  count: number = rowOf.length,
+  count?: number,
   opts: MatrixOptions & {
     /** Where the entry at input position k was (field, line); default `entries[k]`. */
     readonly duplicateAt?: (position: number) => { field?: string; line?: number };
@@ -288,8 +311,10 @@ export function matrixFromCoordinates(
     readonly indexBase?: number;
   } = {},
 ): CommMatrix {
+  checkOptionsObject("matrix", "options", opts);
   checkP(p, opts.file, true);
-  const rows = rowsOfCoordinates(p, rowOf, colOf, valOf, count);
+  const n = checkCoordinateArrays(rowOf, colOf, valOf, count);
+  const rows = rowsOfCoordinates(p, rowOf, colOf, valOf, n);
   if (!("rowStart" in rows)) {
     const at = opts.duplicateAt?.(rows.second) ?? { field: `entries[${rows.second}]` };
     const base = opts.indexBase ?? 0;
@@ -302,11 +327,35 @@ export function matrixFromCoordinates(
   return sparseMatrix(rows, opts);
 }
 
+/** Refuses sparseMatrix's rows when not compressed rows: an object with p, rowStart (p + 1 offsets), col and val. */
+function checkSparseRows(rows: unknown): void {
+  const r = (typeof rows === "object" && rows !== null ? rows : {}) as Partial<Record<keyof MatrixRows, unknown>>;
+  const ok =
+    typeof rows === "object" &&
+    rows !== null &&
+    typeof r.p === "number" &&
+    r.rowStart instanceof Uint32Array &&
+    r.rowStart.length === r.p + 1 &&
+    r.col instanceof Uint32Array &&
+    r.val instanceof Float64Array &&
+    r.col.length === r.val.length &&
+    r.col.length >= (r.rowStart[r.p] ?? 0);
+  if (!ok)
+    throw fail(
+      "matrix",
+      "BAD_INPUT",
+      "sparseMatrix: rows must be compressed rows { p, rowStart: p + 1 offsets, col, val }, got " + describeValue(rows),
+      { field: "rows" },
+    );
+}
+
 /**
  * Wraps compressed rows (taken, not copied; columns ascending and distinct, values checked > 0) as a sparse matrix
  * after checking its sums.
  */
 export function sparseMatrix(rows: MatrixRows, opts: MatrixOptions = {}): CommMatrix {
+  checkOptionsObject("matrix", "options", opts);
+  checkSparseRows(rows);
   checkP(rows.p, opts.file, true);
   if (rows.rowStart[rows.p]! > MAX_ENTRIES)
     throw fail("matrix", "BAD_INPUT", `the matrix has more than ${MAX_ENTRIES} non-zero entries`);

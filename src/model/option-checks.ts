@@ -1,6 +1,6 @@
 /** Option checks shared by the entry points: an options object, a boolean option (one-line BAD_OPTION errors). */
 import { didYouMean } from "../internal/did-you-mean.js";
-import { fail } from "./errors.js";
+import { fail, type ErrorCode } from "./errors.js";
 
 /** What a bad value is, for a one-line message: a number as itself, a string quoted (cut at 40), else its kind. */
 export function describeValue(v: unknown): string {
@@ -68,4 +68,26 @@ export function checkReadArguments(module: string, path: unknown, opts: unknown,
     throw fail(module, "BAD_OPTION", `the file must be a path or "-", got ${describeValue(path)}`, { field: "path" });
   checkOptionsObject(module, "options", opts);
   checkOptionKeys(module, opts, known);
+}
+
+/**
+ * Throws a one-line error of `module` (BAD_INPUT unless `code` says otherwise) naming the public function `fn` and its
+ * argument `field` unless `ok`: `fn: field must be <what>, got <the value>`. The check of a plain argument (a string, a
+ * number, an object) made once where a plain-JavaScript caller hands it in, so a null is named, not met as a TypeError.
+ */
+export function checkArg(
+  module: string,
+  fn: string,
+  field: string,
+  v: unknown,
+  ok: boolean,
+  what: string,
+  code: ErrorCode = "BAD_INPUT",
+): void {
+  if (!ok) throw fail(module, code, `${fn}: ${field} must be ${what}, got ${describeValue(v)}`, { field });
+}
+
+/** Whether `v` is an integer in lo..hi. */
+export function isIntIn(v: unknown, lo: number, hi: number): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= lo && v <= hi;
 }

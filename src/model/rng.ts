@@ -2,6 +2,7 @@
  * Rng: a small seeded generator (xoshiro128**, seeded by a 32-bit golden-ratio counter through MurmurHash3's fmix32),
  * the only source of randomness.
  */
+import { checkArg } from "./option-checks.js";
 
 /** A seeded random generator; same seed, same sequence on every platform. */
 export interface Rng {
@@ -19,6 +20,15 @@ export interface Rng {
  * value mixed by MurmurHash3's fmix32 finalizer).
  */
 export function createRng(seed: number): Rng {
+  checkArg(
+    "rng",
+    "createRng",
+    "seed",
+    seed,
+    typeof seed === "number" && Number.isFinite(seed),
+    "a finite number",
+    "BAD_OPTION",
+  );
   let x = (Math.floor(Math.abs(seed)) % 0x100000000) >>> 0;
   const splitmix = (): number => {
     x = (x + 0x9e3779b9) >>> 0;

@@ -45,6 +45,24 @@ export function scheduleArgProblem(s: unknown): string | null {
 }
 
 /**
+ * Throws a one-line BAD_INPUT error of `module` (field "schedule") naming the public function `fn` unless `s` is a
+ * Schedule object of sound shape: scheduleArgProblem, p, then scheduleShapeProblem (the columns' kinds and lengths and
+ * the offset tables, O(steps + stalls); no pass over the transfers, whose contents the caller's own loop meets).
+ */
+export function checkScheduleArg(module: string, s: unknown, fn: string): void {
+  let w = scheduleArgProblem(s);
+  if (w === null) {
+    const p = (s as Schedule).p;
+    const shape =
+      isIndex(p) && p >= 1 && p <= MAX_P
+        ? scheduleShapeProblem(s as Schedule)
+        : `p ${String(p)} is not an integer in 1..${MAX_P}`;
+    w = shape === null ? null : `the schedule is not well formed: ${shape}`;
+  }
+  if (w !== null) throw fail(module, "BAD_INPUT", `${fn}: ${w}`, { field: "schedule" });
+}
+
+/**
  * What is wrong with the shape of a schedule object (a planner under test may hand-build one): the
  * columns are the IR's typed arrays with the lengths the counts give, and the offset tables (steps,
  * stalls, chunks) start at 0, never decrease and end at their table's length; null when sound.

@@ -2,6 +2,7 @@
  * SparseStructure: the nonzero structure of a sparse matrix (compressed rows, column indices only), read from Matrix
  * Market by src/io and partitioned by the spmv pattern.
  */
+import { describeValue } from "./option-checks.js";
 
 /**
  * Rows x cols structure in compressed-row form: row r's columns are `colIndex[rowStart[r] .. rowStart[r + 1])`,
@@ -49,4 +50,21 @@ export function sparseFromCoordinates(
   rowStart[rows] = out;
   const s = { rows, cols, rowStart, colIndex: col.slice(0, out) };
   return source === undefined ? s : { ...s, source };
+}
+
+/**
+ * What makes `a` no SparseStructure, or null: not an object, rows or cols not integers >= 0, rowStart not an Int32Array
+ * of rows + 1 offsets, colIndex not an Int32Array of as many columns as rowStart ends at (O(1)).
+ */
+export function sparseStructureProblem(a: unknown): string | null {
+  if (typeof a !== "object" || a === null || Array.isArray(a))
+    return `the sparse structure is not a SparseStructure (readSparseMatrixFile's), got ${describeValue(a)}`;
+  const { rows, cols, rowStart, colIndex } = a as Partial<Record<keyof SparseStructure, unknown>>;
+  const whole = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!whole(rows) || !whole(cols)) return "the sparse structure's rows and cols are not integers >= 0";
+  if (!(rowStart instanceof Int32Array) || rowStart.length !== (rows as number) + 1)
+    return "the sparse structure's rowStart is not an Int32Array of rows + 1 offsets";
+  if (!(colIndex instanceof Int32Array) || colIndex.length !== rowStart[rows as number])
+    return "the sparse structure's colIndex is not an Int32Array of the entries rowStart counts";
+  return null;
 }

@@ -1,5 +1,8 @@
 /** The timeline of a simulation as columns (the simulator writes it, the trace and SVG exporters read it). */
 
+import { MAX_P } from "./limits.js";
+import { checkArg, isIntIn, isOptionsObject } from "./option-checks.js";
+
 /** Peer or transfer index meaning "none". */
 export const TIMELINE_NONE = 0xffffffff;
 
@@ -23,4 +26,16 @@ export interface Timeline {
   readonly transfer: Uint32Array;
   /** What `size` counts: elements (a schedule's simulation; the default) or bytes (a program's replay). */
   readonly sizeUnit?: "elements" | "bytes";
+}
+
+/** Refuses `tl` unless it is a Timeline (a simulation's, with `timeline: true`), naming `fn` (O(1)). */
+export function checkTimelineArg(module: string, fn: string, tl: unknown): void {
+  const ok =
+    isOptionsObject(tl) &&
+    isIntIn(tl["p"], 1, MAX_P) &&
+    Array.isArray(tl["kindNames"]) &&
+    tl["node"] instanceof Uint32Array &&
+    tl["start"] instanceof Float64Array &&
+    tl["end"] instanceof Float64Array;
+  checkArg(module, fn, "tl", tl, ok, "a Timeline (a simulation's, run with timeline: true)");
 }

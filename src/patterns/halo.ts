@@ -9,6 +9,7 @@ import { memoryBudgetOf } from "../host/memory.js";
 import { elementBytesOption, definePattern, optionAgainstP } from "./pattern-options.js";
 import { dimsCreate } from "./process-grid.js";
 import type { PatternOptionSpec } from "./types.js";
+import { checkArg, isIntIn } from "../model/option-checks.js";
 
 /** A local subdomain size option. */
 function side(axis: string, note = ""): PatternOptionSpec {
@@ -69,6 +70,16 @@ const ALLOWED: Readonly<Record<number, readonly number[]>> = { 2: [4, 8], 3: [6,
  * edges 2, corners 3).
  */
 export function haloNeighbours(dims: number, neighbours: number): Int8Array[] {
+  checkArg("patterns", "haloNeighbours", "dims", dims, isIntIn(dims, 1, 3), "1, 2 or 3", "BAD_OPTION");
+  checkArg(
+    "patterns",
+    "haloNeighbours",
+    "neighbours",
+    neighbours,
+    isIntIn(neighbours, 1, 3 ** dims - 1),
+    `an integer in 1..${3 ** dims - 1}`,
+    "BAD_OPTION",
+  );
   const maxNonzero = neighbours === 4 || neighbours === 6 ? 1 : neighbours === 18 ? 2 : dims;
   const out: Int8Array[] = [];
   for (let code = 0; code < 3 ** dims; code++) {

@@ -8,6 +8,8 @@ import type { Rng } from "../model/rng.js";
 import { elementBytesOption, definePattern, optionAgainstP } from "./pattern-options.js";
 import { randomPermutation } from "./random-permutations.js";
 import { cumulative, drawExcluding, zipfWeights } from "./zipf.js";
+import { checkArg, isIntIn, isOptionsObject } from "../model/option-checks.js";
+import { MAX_P } from "../model/limits.js";
 
 const options = {
   tokens: integer({
@@ -62,6 +64,19 @@ export function moeCapacity(
   p: number,
   opts: { tokens: number; experts: number; k: number; capacityFactor: number },
 ): number {
+  checkArg("patterns", "moeCapacity", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
+  const o: { readonly [k: string]: unknown } = isOptionsObject(opts) ? opts : {};
+  const num = (k: string): boolean => typeof o[k] === "number" && (o[k] as number) >= 0 && Number.isFinite(o[k]);
+  const ok = isOptionsObject(opts) && ["tokens", "experts", "k", "capacityFactor"].every(num) && opts.experts > 0;
+  checkArg(
+    "patterns",
+    "moeCapacity",
+    "opts",
+    opts,
+    ok,
+    "{ tokens, experts, k, capacityFactor } (numbers >= 0, experts > 0)",
+    "BAD_OPTION",
+  );
   if (opts.capacityFactor === 0) return Number.POSITIVE_INFINITY;
   return Math.ceil((opts.capacityFactor * opts.tokens * opts.k) / (p * opts.experts));
 }

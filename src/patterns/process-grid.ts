@@ -3,6 +3,8 @@
  * (row-major, like MPI_Cart_create).
  */
 import { optionAgainstP } from "./pattern-options.js";
+import { checkArg, isIntIn } from "../model/option-checks.js";
+import { MAX_P } from "../model/limits.js";
 
 /**
  * Factors p into `ndims` dimensions as balanced as possible, largest first (MPI_Dims_create's rule:
@@ -10,6 +12,26 @@ import { optionAgainstP } from "./pattern-options.js";
  * Dimensions given as nonzero in `given` are kept; the others share what is left of p.
  */
 export function dimsCreate(pattern: string, p: number, given: readonly number[]): number[] {
+  checkArg(
+    "patterns",
+    "dimsCreate",
+    "pattern",
+    pattern,
+    typeof pattern === "string",
+    "a pattern's name (a string)",
+    "BAD_OPTION",
+  );
+  checkArg("patterns", "dimsCreate", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
+  const dimsOk = Array.isArray(given) && given.length >= 1 && given.length <= 3 && given.every((d) => isIntIn(d, 0, p));
+  checkArg(
+    "patterns",
+    "dimsCreate",
+    "given",
+    given,
+    dimsOk,
+    `1 to 3 dimensions, each 0 (free) or an integer in 1..${p}`,
+    "BAD_OPTION",
+  );
   const fixed = given.reduce((a, d) => (d > 0 ? a * d : a), 1);
   const free = given.filter((d) => d === 0).length;
   const names = ["px", "py", "pz"];

@@ -5,7 +5,7 @@ import { deepFreeze } from "../internal/deep-freeze.js";
 import { fail } from "../model/errors.js";
 import { MAX_DENSE_P, MAX_P, type CommMatrix } from "../model/matrix.js";
 import { checkMaxMemory, checkMemory, denseMatrixBytes } from "../model/memory-budget.js";
-import { checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkArg, checkOptionsObject, describeValue, isOptionsObject } from "../model/option-checks.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import { checkSeed, resolveSpecs, type Resolved } from "../model/param-spec.js";
 import { createRng } from "../model/rng.js";
@@ -34,6 +34,7 @@ import { haloPattern } from "./halo.js";
 import { shufflePattern } from "./shuffle.js";
 import { spmvPattern } from "./spmv.js";
 import { didYouMean } from "../internal/did-you-mean.js";
+import { sparseStructureProblem } from "../model/sparse-structure.js";
 
 /** Every pattern commplan knows, in the order `commplan patterns` lists them. */
 export const PATTERNS: readonly PatternDef[] = deepFreeze([
@@ -59,6 +60,15 @@ export const PATTERNS: readonly PatternDef[] = deepFreeze([
 
 /** The pattern called `name`; throws a BAD_OPTION CommplanError listing the known names. */
 export function findPattern(name: string): PatternDef {
+  checkArg(
+    "patterns",
+    "findPattern",
+    "name",
+    name,
+    typeof name === "string",
+    "a pattern's name (a string)",
+    "BAD_OPTION",
+  );
   const def = PATTERNS.find((d) => d.name === name);
   if (def === undefined) {
     throw fail(
@@ -81,6 +91,16 @@ export function resolvePatternOptions<S extends PatternOptions>(
   def: PatternDef<S>,
   given: { readonly [k: string]: unknown },
 ): Resolved<S> {
+  checkPatternDef("resolvePatternOptions", def);
+  checkArg(
+    "patterns",
+    "resolvePatternOptions",
+    "given",
+    given,
+    isOptionsObject(given),
+    "an object of option values",
+    "BAD_OPTION",
+  );
   return resolveSpecs(def.options, given, {
     module: "patterns",
     label: (name) => `option '${name}' of pattern '${def.name}'`,
@@ -127,6 +147,19 @@ export { MAX_SEED } from "../model/param-spec.js";
 
 /** Checks that `input` holds what the pattern's `file` asks for (and nothing for a pattern that reads no file). */
 export function checkPatternInput(def: PatternDef, input: PatternInput): void {
+  checkPatternDef("checkPatternInput", def);
+  checkArg(
+    "patterns",
+    "checkPatternInput",
+    "input",
+    input,
+    isOptionsObject(input),
+    "a PatternInput object ({ sparse?, maxMemory? })",
+    "BAD_OPTION",
+  );
+  const sparseProblem = input.sparse === undefined ? null : sparseStructureProblem(input.sparse);
+  if (sparseProblem !== null)
+    throw fail("patterns", "BAD_INPUT", `checkPatternInput: input.sparse: ${sparseProblem}`, { field: "sparse" });
   const hasSparse = input.sparse !== undefined;
   if (def.file === undefined && hasSparse)
     throw fail("patterns", "BAD_OPTION", `pattern '${def.name}' reads no file; it takes no input sparse`, {
@@ -139,6 +172,12 @@ export function checkPatternInput(def: PatternDef, input: PatternInput): void {
       `pattern '${def.name}' needs a sparse matrix: input sparse, a Matrix Market structure (${def.file.description})`,
       { field: "file" },
     );
+}
+
+/** Refuses a def that is not a PatternDef (an entry of PATTERNS or findPattern's), naming `fn`. */
+function checkPatternDef(fn: string, def: unknown): void {
+  const ok = isOptionsObject(def) && typeof def["name"] === "string" && isOptionsObject(def["options"]);
+  checkArg("patterns", fn, "def", def, ok, "a PatternDef (an entry of PATTERNS or findPattern's)", "BAD_OPTION");
 }
 
 /**

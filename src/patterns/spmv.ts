@@ -8,6 +8,9 @@ import { growF64, growU32 } from "../internal/growable.js";
 import { matrixFromCoordinates, matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { SparseStructure } from "../model/sparse-structure.js";
 import { elementBytesOption, definePattern } from "./pattern-options.js";
+import { checkArg, isIntIn } from "../model/option-checks.js";
+import { MAX_ELEMENT_BYTES, MAX_P } from "../model/limits.js";
+import { sparseStructureProblem } from "../model/sparse-structure.js";
 
 /**
  * The rank owning index c of n split over p ranks as PETSc's PetscSplitOwnership does (the first n mod p ranks own one
@@ -33,6 +36,28 @@ export function blockStart(n: number, p: number, i: number): number {
  * A dense copy of it is refused past `maxMemory` (default: half the machine's memory, at most 32 GiB).
  */
 export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 8, maxMemory?: number): CommMatrix {
+  checkArg("patterns", "spmvFromStructure", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
+  const problem = sparseStructureProblem(a);
+  if (problem !== null) throw fail("patterns", "BAD_INPUT", `spmvFromStructure: ${problem}`, { field: "a" });
+  checkArg(
+    "patterns",
+    "spmvFromStructure",
+    "elementBytes",
+    elementBytes,
+    isIntIn(elementBytes, 1, MAX_ELEMENT_BYTES),
+    "a positive integer",
+    "BAD_OPTION",
+  );
+  const memOk = maxMemory === undefined || (typeof maxMemory === "number" && maxMemory > 0);
+  checkArg(
+    "patterns",
+    "spmvFromStructure",
+    "maxMemory",
+    maxMemory,
+    memOk,
+    "a number of bytes above 0 or undefined",
+    "BAD_OPTION",
+  );
   // sparse: per rank i, the owners it gathers from (a touched list over a per-owner counter)
   const stamp = new Int32Array(a.cols);
   const count = new Float64Array(p);

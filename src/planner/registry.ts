@@ -7,7 +7,14 @@ import { checkMatrixArg, type CommMatrix } from "../model/matrix.js";
 import { checkMachine, type MachineModel } from "../model/machine.js";
 import { checkProgress, type ProgressCallback } from "../model/progress.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
-import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
+import {
+  checkArg,
+  checkBooleanOption,
+  checkOptionKeys,
+  checkOptionsObject,
+  describeValue,
+  isOptionsObject,
+} from "../model/option-checks.js";
 import type { JsonValue, Schedule } from "../model/schedule.js";
 import { fourStage } from "./four-stage/index.js";
 import { linearPermutation } from "./linear-permutation.js";
@@ -153,6 +160,17 @@ export function checkPlanRequest(module: string, req: PlanRequest | undefined): 
  * declaration (its defaults filled).
  */
 export function resolvePlanOptions(planner: Planner, req: PlanRequest = {}): PlanOptions {
+  const isPlanner =
+    isOptionsObject(planner) && typeof planner["name"] === "string" && isOptionsObject(planner["specs"]);
+  checkArg(
+    "planner",
+    "resolvePlanOptions",
+    "planner",
+    planner,
+    isPlanner,
+    "a Planner (an entry of PLANNERS or findPlanner's)",
+    "BAD_OPTION",
+  );
   const c = checkPlanRequest("planner", req);
   const givenParams = req.params ?? {};
   const params = resolveParams(planner.name, planner.specs, givenParams);

@@ -44,6 +44,8 @@ import {
   type PlanStore,
   type StoreDamage,
 } from "./store-dir.js";
+import { checkPlanStore } from "./store-dir.js";
+import { checkArg, checkBooleanOption, checkOptionsObject } from "../model/option-checks.js";
 
 export { openPlanStore, type PlanStore, type StoreDamage } from "./store-dir.js";
 
@@ -85,6 +87,7 @@ export function addPlan(
   plan: Schedule,
   origin: StoreOrigin | null = null,
 ): { written: boolean; id: string; file: string } {
+  checkPlanStore("addPlan", s);
   checkStoreKey(MODULE, "addPlan", key);
   checkStoreOrigin(MODULE, origin);
   const id = storeKeyId(key);
@@ -142,6 +145,8 @@ function entryProblem(bytes: Uint8Array, id: string): string | null {
  * served. An entry laid out as the store writes it is read by the store's own reader, any other by apache-arrow.
  */
 export function getPlanById(s: PlanStore, id: string): Schedule | null {
+  checkPlanStore("getPlanById", s);
+  checkArg("store", "getPlanById", "id", id, typeof id === "string", "a plan id (a string)", "BAD_OPTION");
   const entry = readSealedEntry(s, id);
   if (entry === null) return null;
   return planOfEntry(
@@ -153,6 +158,7 @@ export function getPlanById(s: PlanStore, id: string): Schedule | null {
 
 /** The plan stored under `key`, or null (see getPlanById); a key that is not one (checkStoreKey) is an error. */
 export function getPlan(s: PlanStore, key: StoreKey): Schedule | null {
+  checkPlanStore("getPlan", s);
   checkStoreKey(MODULE, "getPlan", key);
   return getPlanById(s, storeKeyId(key));
 }
@@ -365,6 +371,8 @@ function inspectEntry(
  * pieces, never held whole; with `decode`, read whole and its columns decoded too.
  */
 export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
+  checkPlanStore("listPlans", s);
+  checkBooleanOption("store", "decode", decode);
   const ids = scanEntries(s).ids;
   const log = ids.length === 0 ? new Map<string, CreationRecord>() : creationRecords(logFile(s));
   return ids.map((id) => inspectEntry(s, id, decode, log));
@@ -438,6 +446,8 @@ export interface StoreReport {
  * `uncheckedPrograms`, not read, and nothing is thrown).
  */
 export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } = {}): StoreReport {
+  checkPlanStore("verifyStore", s);
+  checkOptionsObject("store", "options", opts);
   const parts = storeDamage(s);
   const all = listPlans(s, true);
   const programs = verifyPrograms(s, opts);
@@ -498,6 +508,8 @@ function removeInside(path: string, failed: StoreDamage[]): boolean {
  * that cannot be listed) is thrown.
  */
 export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
+  checkPlanStore("gcStore", s);
+  checkBooleanOption("store", "dryRun", dryRun);
   const found = damageAndYoung(s);
   const parts = found.parts.filter((d) => !found.young.has(d.file));
   if (dryRun) {

@@ -12,6 +12,7 @@ import { jsonExcerpt } from "../internal/quoted.js";
 import { aKind, pathKind, readRegular } from "./store-fs.js";
 import { writeNewFileSynced } from "../io/bytes-output.js";
 import { STORE_FORMAT } from "./store-key-id.js";
+import { checkArg, isOptionsObject } from "../model/option-checks.js";
 
 /** The module name that starts the store's messages. */
 export const MODULE = "store";
@@ -193,4 +194,10 @@ export function openPlanStore(dir: string, create = false): PlanStore {
     throw fsError(e, MODULE, dir, true);
   }
   return s;
+}
+
+/** Refuses `s` unless it is a PlanStore (openPlanStore's: an object with its directory), naming `fn`. */
+export function checkPlanStore(fn: string, s: unknown): void {
+  const ok = isOptionsObject(s) && typeof s["dir"] === "string" && s["dir"] !== "";
+  checkArg("store", fn, "store", s, ok, "a PlanStore (openPlanStore's)", "BAD_OPTION");
 }

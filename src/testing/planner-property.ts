@@ -10,6 +10,8 @@ import { ScheduleCheckError } from "./verify-or-throw.js";
 import { DETERMINISM_SAMPLE, determinismFailure, type PlanOutcome } from "./determinism.js";
 import { inputChangeFailure } from "./input-change.js";
 import { checkFunction, checkScheduleCheckOptions } from "./check-options.js";
+import { checkArg } from "../model/option-checks.js";
+import { checkMatrixArg } from "../model/matrix.js";
 
 /** A planner under test: a matrix to a Schedule, a plain schedule JSON object or its text. */
 export type PlanFn = (matrix: CommMatrix) => unknown;
@@ -25,11 +27,22 @@ export function plannerOutputFailure(
   output: unknown,
   options: ScheduleCheckOptions = {},
 ): CheckFailure | null {
+  checkMatrixArg("testing", m, "plannerOutputFailure");
   return checkScheduleFor(m, output, options).failure;
 }
 
 /** Runs the planner on a copy of `m` and checks what it returns against `m`; the failure, or null. */
 export function planFailure(plan: PlanFn, m: CommMatrix, options: ScheduleCheckOptions = {}): CheckFailure | null {
+  checkArg(
+    "testing",
+    "planFailure",
+    "plan",
+    plan,
+    typeof plan === "function",
+    "a planner function (m) => schedule",
+    "BAD_OPTION",
+  );
+  checkMatrixArg("testing", m, "planFailure");
   return callFailure(m, callPlan(plan, m), options);
 }
 
@@ -204,6 +217,16 @@ export async function replayFailure(
   m: CommMatrix,
   options: ScheduleCheckOptions = {},
 ): Promise<CheckFailure | null> {
+  checkArg(
+    "testing",
+    "replayFailure",
+    "plan",
+    plan,
+    typeof plan === "function",
+    "a planner function (m) => schedule",
+    "BAD_OPTION",
+  );
+  checkMatrixArg("testing", m, "replayFailure");
   const a = await callAsyncPlan(plan, m);
   const b = await callAsyncPlan(plan, m);
   return determinismFailure(m, a.outcome, b.outcome) ?? callFailure(m, a, options);

@@ -15,9 +15,17 @@ import { checkTimedCausality } from "./timed-causality.js";
 import { scheduleFromOutput, type PlannerOutput } from "./schedule-input.js";
 import { ScheduleCheckError } from "./verify-or-throw.js";
 import { fail } from "../model/errors.js";
-import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
+import {
+  checkArg,
+  checkOptionKeys,
+  checkOptionsObject,
+  describeValue,
+  isOptionsObject,
+} from "../model/option-checks.js";
 import { checkVerifyPorts } from "../verifier/verify.js";
 import { checkFunction } from "./check-options.js";
+import { checkMatrixArg } from "../model/matrix.js";
+import { checkScheduleArg } from "../model/schedule-check.js";
 
 /** The lowering variants runtimeProperty accepts. */
 const VARIANTS: readonly ProgramVariant[] = ["nonblocking", "blocking", "dataflow"];
@@ -87,6 +95,9 @@ function timesOf(s: Schedule, r: RealisedTimes): { start: Float64Array; end: Flo
  * failure or null.
  */
 export function realisedFailure(m: CommMatrix, s: Schedule, r: RealisedTimes, ports = 1): CheckFailure | null {
+  checkMatrixArg("testing", m, "realisedFailure");
+  checkScheduleArg("testing", s, "realisedFailure");
+  checkArg("testing", "realisedFailure", "r", r, isOptionsObject(r), "realised times { start, end }", "BAD_OPTION");
   const times = timesOf(s, r);
   if ("check" in times) return times;
   const timed: Schedule = { ...s, times };
@@ -102,6 +113,17 @@ export async function runtimeFailure(
   m: CommMatrix,
   o: RuntimePropertyOptions = {},
 ): Promise<CheckFailure | null> {
+  checkArg(
+    "testing",
+    "runtimeFailure",
+    "exec",
+    exec,
+    typeof exec === "function",
+    "a runtime function (m, schedule) => times",
+    "BAD_OPTION",
+  );
+  checkMatrixArg("testing", m, "runtimeFailure");
+  checkOptionsObject("testing", "options", o);
   let schedule: Schedule;
   if (o.plan) {
     // the user's plan is checked before it is lowered: the lowering trusts the IR's shape and delivery

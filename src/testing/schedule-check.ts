@@ -17,6 +17,8 @@ import {
   type ScheduleCheckOptions,
   type TimeBound,
 } from "./check-options.js";
+import { checkArg, isOptionsObject } from "../model/option-checks.js";
+import { checkMatrixArg } from "../model/matrix.js";
 
 export type { BoundOf, ScheduleCheckOptions, TimeBound } from "./check-options.js";
 
@@ -97,6 +99,7 @@ function timeFailure(m: CommMatrix, s: Schedule, t: TimeBound): CheckFailure | n
  * bad schedule (bad options: a BAD_OPTION CommplanError, checkScheduleCheckOptions).
  */
 export function checkScheduleFor(m: CommMatrix, output: unknown, o: ScheduleCheckOptions = {}): ScheduleCheckResult {
+  checkMatrixArg("testing", m, "checkScheduleFor");
   checkScheduleCheckOptions(o);
   let s: Schedule;
   try {
@@ -123,5 +126,7 @@ export function checkScheduleFor(m: CommMatrix, output: unknown, o: ScheduleChec
 
 /** A failure as one line: `check 'id' fails (title): witness`. */
 export function failureLine(f: CheckFailure): string {
+  const ok = isOptionsObject(f) && typeof f["check"] === "string" && typeof f["witness"] === "string";
+  checkArg("testing", "failureLine", "f", f, ok, "a CheckFailure (a check's failure: { check, title, witness })");
   return `check '${f.check}' fails (${f.title}): ${f.witness}`;
 }

@@ -4,7 +4,7 @@
  */
 import { fail } from "../model/errors.js";
 import { quoted } from "../internal/quoted.js";
-import { matrixDigest, type CommMatrix } from "../model/matrix.js";
+import { checkMatrixArg, matrixDigest, type CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import { parseScheduleJsonText } from "../io/schedule-json-read.js";
 
@@ -107,6 +107,7 @@ function described(out: unknown): string {
  * node indices, chunk sums, times). Throws a CommplanError (module "testing") naming what is wrong.
  */
 export function scheduleFromOutput(out: unknown, m: CommMatrix): Schedule {
+  checkMatrixArg("testing", m, "scheduleFromOutput");
   if (isColumnarSchedule(out)) return out;
   if (typeof out === "string") {
     let v: unknown;

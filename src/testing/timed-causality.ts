@@ -1,6 +1,7 @@
 /** checkTimedCausality: in a realised payload schedule, no element leaves a relay before it has arrived there. */
 import type { Schedule } from "../model/schedule.js";
 import type { CheckFailure } from "./schedule-check.js";
+import { checkScheduleArg } from "../model/schedule-check.js";
 
 /** Earlier arrivals of one message's elements at one node: [offset, count, step, end] per chunk. */
 type Arrivals = number[];
@@ -11,6 +12,7 @@ type Arrivals = number[];
  * waits for its data (or the schedule has no payloads or no times).
  */
 export function checkTimedCausality(s: Schedule): CheckFailure | null {
+  checkScheduleArg("testing", s, "checkTimedCausality");
   const c = s.chunks,
     t = s.times;
   if (c === null || t === null) return null;

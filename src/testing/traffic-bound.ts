@@ -6,6 +6,7 @@ import { fail } from "../model/errors.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { machineProblem, type MachineModel } from "../model/machine.js";
 import { findMachine } from "../machines/presets.js";
+import { checkMatrixArg } from "../model/matrix.js";
 
 /**
  * The machine a kit function was given: a preset by name (`commplan machines`; an unknown name is refused naming the
@@ -43,6 +44,7 @@ function largestOffDiagonalRow(m: CommMatrix): number {
  * MachineModel or the name of a preset, as in the kit's time bound.
  */
 export function trafficLowerBound(m: CommMatrix, machine: MachineModel | string): number {
+  checkMatrixArg("testing", m, "trafficLowerBound");
   const model = kitMachine(machine, "trafficLowerBound");
   const most = largestOffDiagonalRow(m);
   if (most === 0) return 0;

@@ -3,6 +3,7 @@ import type { CommMatrix } from "../model/matrix.js";
 import type { Schedule } from "../model/schedule.js";
 import type { Report } from "../verifier/index.js";
 import { checkScheduleFor, failureLine, type CheckFailure, type ScheduleCheckOptions } from "./schedule-check.js";
+import { checkMatrixArg } from "../model/matrix.js";
 
 /** Thrown by verifyOrThrow: `check` is the failed check's id, `witness` its counterexample. */
 export class ScheduleCheckError extends Error {
@@ -39,6 +40,7 @@ export function verifyOrThrow(
   schedule: Schedule | object | string,
   options: ScheduleCheckOptions = {},
 ): Report {
+  checkMatrixArg("testing", matrix, "verifyOrThrow");
   const r = checkScheduleFor(matrix, schedule, options);
   if (r.failure !== null || r.report === null)
     throw new ScheduleCheckError(r.failure ?? { check: "verify", title: "verify", witness: "no report" }, r.report);

@@ -8,6 +8,8 @@ import type { NetworkRoutes } from "../model/network.js";
 import { networkTables, type NetworkTables } from "./network-tables.js";
 import { linkTo, policyStep, type ShortestRows, type Walk } from "./route-steps.js";
 import type { TopologyGraph } from "./types.js";
+import { checkTopologyGraph } from "./topology-graph-check.js";
+import { checkOptionsObject } from "../model/option-checks.js";
 
 const MODULE = "topology";
 
@@ -154,6 +156,8 @@ export interface CompileRoutesOptions {
  * routing policy.
  */
 export function compileRoutes(graph: TopologyGraph, opts: CompileRoutesOptions = {}): NetworkRoutes {
+  checkTopologyGraph("compileRoutes", graph);
+  checkOptionsObject(MODULE, "options", opts);
   const t = networkTables(graph);
   const { walk, maxSwitchHops, rows } = policyStep(graph, t, graph.graph().routing, memoryBudgetOf(opts));
   const fixed = explicitRoutes(graph, t);

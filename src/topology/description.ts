@@ -8,6 +8,8 @@ import { GraphBuilder } from "./graph-builder.js";
 import { memoryBudgetOf } from "../host/memory.js";
 import type { TopologyBuildOptions } from "./registry.js";
 import type { TopologyGraph } from "./types.js";
+import { checkTopologyGraph } from "./topology-graph-check.js";
+import { checkArg, checkOptionsObject, isOptionsObject } from "../model/option-checks.js";
 
 /**
  * Builds the graph of a description (routed by shortest paths picking by its `routing`, its explicit routes first);
@@ -18,6 +20,8 @@ export function graphFromDescription(
   file?: string,
   opts: TopologyBuildOptions = {},
 ): TopologyGraph {
+  checkDescription(d, file);
+  checkOptionsObject("topology", "options", opts);
   const b = new GraphBuilder("topology", memoryBudgetOf(opts)).reserve(
     d.hosts.length,
     d.switches.length,
@@ -58,6 +62,7 @@ export function graphFromDescription(
 
 /** Lists a graph as plain data: hosts and switches by index, cables by id (what the SimGrid platform writer takes). */
 export function describeTopology(graph: TopologyGraph): TopologyDescription {
+  checkTopologyGraph("describeTopology", graph);
   const label = graph.graph();
   const hosts = new Array<string>(label.hosts),
     switches = new Array<string>(label.switches);
@@ -81,4 +86,20 @@ export function describeTopology(graph: TopologyGraph): TopologyDescription {
       : {}),
     ...(label.simgridCluster ? { simgridCluster: label.simgridCluster } : {}),
   };
+}
+
+/** Refuses a description that is not one (hosts, switches and links arrays; parseTopologyJsonText's), or a bad file. */
+function checkDescription(d: unknown, file: unknown): void {
+  const fn = "graphFromDescription";
+  const ok =
+    isOptionsObject(d) && Array.isArray(d["hosts"]) && Array.isArray(d["switches"]) && Array.isArray(d["links"]);
+  checkArg(
+    "topology",
+    fn,
+    "d",
+    d,
+    ok,
+    "a TopologyDescription { name, hosts, switches, links } (parseTopologyJsonText's)",
+  );
+  checkArg("topology", fn, "file", file, file === undefined || typeof file === "string", "a file name or undefined");
 }

@@ -13,6 +13,7 @@ import { TORUS } from "./generators/torus.js";
 import { MAX_TOPOLOGY_HOSTS } from "./graph-builder.js";
 import type { TopologyGenerator, TopologyGraph, TopologyParamValues } from "./types.js";
 import { didYouMean } from "../internal/did-you-mean.js";
+import { checkArg } from "../model/option-checks.js";
 
 const MODULE = "topology";
 
@@ -72,6 +73,15 @@ function paramValue(gen: TopologyGenerator, key: string, text: string): number |
 
 /** Parses `name` or `name:key=value,...` (e.g. "fat-tree:k=8,oversub=4") against the generators' declarations. */
 export function parseTopologySpec(spec: string): TopologySpec {
+  checkArg(
+    MODULE,
+    "parseTopologySpec",
+    "spec",
+    spec,
+    typeof spec === "string",
+    "a topology spec (a string: name:key=value,...)",
+    "BAD_OPTION",
+  );
   const colon = spec.indexOf(":");
   const name = (colon < 0 ? spec : spec.slice(0, colon)).trim();
   const generator = TOPOLOGY_GENERATORS.find((g) => g.name === name);

@@ -156,7 +156,7 @@ describe("commplan/io's in-memory writers and parsers check their argument (were
   it("scheduleToJsonText and programToJsonText of null: BAD_INPUT naming the schedule or program", () => {
     expect(refused(() => loose(scheduleToJsonText)(null), "BAD_INPUT", "schedule")).toMatch(/^schedule: /);
     expect(refused(() => loose(programToJsonText)(null), "BAD_INPUT", "program")).toBe(
-      "program: the program is not a Program object, got null",
+      "program: programToJsonText: the program is not a Program object, got null",
     );
     expect(JSON.parse(programToJsonText(lowerSchedule(m, s).program))).toHaveProperty("format");
   });

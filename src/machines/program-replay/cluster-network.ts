@@ -5,6 +5,9 @@
  */
 import type { MachineModel } from "../../model/machine.js";
 import type { NetworkRoutes } from "../../model/network.js";
+import { checkMachine } from "../../model/machine.js";
+import { checkArg, isIntIn } from "../../model/option-checks.js";
+import { MAX_P } from "../../model/limits.js";
 
 /** A network with the sharing policy of each link: 1 for FATPIPE (each flow may use all of it), 0 for shared. */
 export interface SharedNetwork {
@@ -14,6 +17,8 @@ export interface SharedNetwork {
 
 /** The SimGrid flat cluster of P hosts on `machine` (SPLITDUPLEX host links, no backbone). */
 export function flatClusterNetwork(p: number, machine: MachineModel): SharedNetwork {
+  checkArg("machines", "flatClusterNetwork", "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
+  checkMachine(machine, "machines", "flatClusterNetwork");
   const bw = 1 / (machine.tc + machine.td);
   const links = 2 * p;
   const routes: NetworkRoutes = {

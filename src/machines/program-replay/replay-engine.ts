@@ -7,7 +7,7 @@ import { sortPrefix } from "../../internal/sort-prefix.js";
 import { growI32 } from "../../internal/growable.js";
 import { fail } from "../../model/errors.js";
 import type { NetworkRoutes } from "../../model/network.js";
-import { overheadUs } from "../runtime/overhead.js";
+import { overheadAt } from "../runtime/overhead.js";
 import type { RuntimeModel } from "../runtime/runtime-model.js";
 import type { ReplayOps } from "./replay-ops.js";
 import { DueHeap } from "./due-heap.js";
@@ -15,6 +15,8 @@ import { LmmSystem } from "./lmm-system.js";
 import { ReplayEventHeap } from "./replay-event-heap.js";
 import { ReplayTimeline } from "./replay-timeline.js";
 import type { Timeline } from "../../model/timeline.js";
+import { checkArg, isIntIn, isOptionsObject } from "../../model/option-checks.js";
+import { MAX_P } from "../../model/limits.js";
 
 /** What a program replay gives. */
 export interface ProgramReplayResult {
@@ -69,6 +71,7 @@ const SAME_TIME_US = 1e-3;
 
 /** Replays `ops` on the network and runtime of `o`; throws a one-line error on an unmatched message or a deadlock. */
 export function replayProgramOps(ops: ReplayOps, o: ReplayEngineOptions): ProgramReplayResult {
+  checkReplayEngineArgs(ops, o);
   if (o.network.hosts < ops.p)
     throw fail(
       "machines",
@@ -290,7 +293,7 @@ class ReplayRun {
     }
     for (let x = 0; x < n; x++) {
       opF[4 * x] = this.cpuCost(x);
-      if (kind[x] === RECV) opF[4 * x + 1] = overheadUs(this.rt.recvOverhead, ops.bytes[x]!);
+      if (kind[x] === RECV) opF[4 * x + 1] = overheadAt(this.rt.recvOverhead, ops.bytes[x]!);
       opF[4 * x + 2] = this.t.latSum[x]!;
       opF[4 * x + 3] = ops.bytes[x]! + this.rt.envelopeBytes;
     }
@@ -343,8 +346,8 @@ class ReplayRun {
     const { kind, bytes, blocking } = this.ops;
     const k = kind[x];
     if (k === SEND) {
-      if (blocking[x]) return this.eager(x) ? overheadUs(this.rt.sendOverhead, bytes[x]!) : 0;
-      return overheadUs(this.rt.isendOverhead, bytes[x]!);
+      if (blocking[x]) return this.eager(x) ? overheadAt(this.rt.sendOverhead, bytes[x]!) : 0;
+      return overheadAt(this.rt.isendOverhead, bytes[x]!);
     }
     if (k === COPY) return this.rt.copies ? bytes[x]! * this.o.copyUsPerByte : 0;
     return 0;
@@ -916,4 +919,20 @@ function countingPass(from: Int32Array, to: Int32Array, key: Int32Array, cnt: In
     const x = from[i]!;
     to[cnt[key[x]!]!++] = x;
   }
+}
+
+/** Refuses replayProgramOps' arguments unless ReplayOps (replayOpsOf's) and options with a network and runtime. */
+function checkReplayEngineArgs(ops: unknown, o: unknown): void {
+  const fn = "replayProgramOps";
+  const opsOk =
+    isOptionsObject(ops) &&
+    isIntIn(ops["p"], 1, MAX_P) &&
+    ops["rankStart"] instanceof Uint32Array &&
+    ops["kind"] instanceof Uint8Array &&
+    ops["bytes"] instanceof Float64Array;
+  checkArg("machines", fn, "ops", ops, opsOk, "ReplayOps (replayOpsOf's)");
+  const net: unknown = isOptionsObject(o) ? o["network"] : undefined;
+  const run: unknown = isOptionsObject(o) ? o["runtime"] : undefined;
+  const ok = isOptionsObject(net) && typeof net["hosts"] === "number" && isOptionsObject(run);
+  checkArg("machines", fn, "o", o, ok, "engine options { network, runtime, copyUsPerByte, ... }", "BAD_OPTION");
 }

@@ -4,6 +4,7 @@
  */
 import { fail } from "../../model/errors.js";
 import type { AfterTable, Program } from "../../model/program.js";
+import { checkProgramArg } from "../../model/program-check.js";
 
 /** Operation kinds of a replay (the program's codes). */
 export const R_SEND = 0,
@@ -46,6 +47,7 @@ export interface ReplayOps {
  * replayed from ready queues (`readyQueue`) as the executor runs them.
  */
 export function replayOpsOf(prog: Program): ReplayOps {
+  checkProgramArg("machines", prog, "replayOpsOf");
   if (prog.variant === "dataflow" && prog.after !== undefined) return dataflowOps(prog, prog.after);
   const { ops, rankStart, p } = prog;
   const n = ops.kind.length;

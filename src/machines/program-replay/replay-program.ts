@@ -1,5 +1,6 @@
 /** replayProgram: a lowered program replayed as SMPI runs the reference executor's trace (docs/simulator.md). */
 import { fail } from "../../model/errors.js";
+import { programArgProblem } from "../../model/program-check.js";
 import { checkMachine, type MachineModel } from "../../model/machine.js";
 import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../../model/option-checks.js";
 import type { NetworkRoutes } from "../../model/network.js";
@@ -26,15 +27,8 @@ export interface ProgramReplayOptions {
 
 /** Replays `prog` (any variant) as SMPI runs its trace on the network; times in microseconds. */
 export function replayProgram(prog: Program, opts: ProgramReplayOptions): ProgramReplayResult {
-  if (typeof prog !== "object" || prog === null)
-    throw fail(
-      "machines",
-      "BAD_INPUT",
-      `program replay: the program is not a Program object, got ${describeValue(prog)}`,
-      {
-        field: "program",
-      },
-    );
+  const w = programArgProblem(prog);
+  if (w !== null) throw fail("machines", "BAD_INPUT", `program replay: ${w}`, { field: "program" });
   return replayOpsOn(replayOpsOf(prog), opts);
 }
 

@@ -3,6 +3,7 @@
  * message size, `size:seconds:seconds_per_byte;...`.
  */
 import { fail } from "../../model/errors.js";
+import { checkArg, isOptionsObject } from "../../model/option-checks.js";
 
 /** One piece: from `fromBytes` (exclusive, except for the first piece) the overhead is us + usPerByte * bytes. */
 export interface OverheadPiece {
@@ -22,6 +23,13 @@ export const NO_OVERHEAD: Overhead = Object.freeze([]);
  * piece up to its bound, then the last piece whose bound is below the size.
  */
 export function overheadUs(o: Overhead, bytes: number): number {
+  checkOverhead("overheadUs", o);
+  checkArg("machines", "overheadUs", "bytes", bytes, typeof bytes === "number" && bytes >= 0, "a number of bytes >= 0");
+  return overheadAt(o, bytes);
+}
+
+/** overheadUs unchecked, for the replay's loop over its operations (the overhead checked where it was made). */
+export function overheadAt(o: Overhead, bytes: number): number {
   const n = o.length;
   if (n === 0) return 0;
   let cur = o[0]!.us + o[0]!.usPerByte * bytes;
@@ -37,11 +45,24 @@ export function overheadUs(o: Overhead, bytes: number): number {
 
 /** A constant overhead of `us` microseconds per message plus `usPerByte` per byte. */
 export function flatOverhead(us: number, usPerByte = 0): Overhead {
+  const num = (v: unknown): boolean => typeof v === "number" && v >= 0 && v < Infinity;
+  checkArg("machines", "flatOverhead", "us", us, num(us), "a time >= 0 (us)", "BAD_OPTION");
+  checkArg(
+    "machines",
+    "flatOverhead",
+    "usPerByte",
+    usPerByte,
+    num(usPerByte),
+    "a time per byte >= 0 (us)",
+    "BAD_OPTION",
+  );
   return us === 0 && usPerByte === 0 ? NO_OVERHEAD : Object.freeze([{ fromBytes: 0, us, usPerByte }]);
 }
 
 /** Parses SMPI's syntax (`size:seconds:seconds_per_byte;...`); `what` names the option in the error. */
 export function parseOverhead(text: string, what: string): Overhead {
+  checkArg("machines", "parseOverhead", "text", text, typeof text === "string", "a string", "BAD_OPTION");
+  checkArg("machines", "parseOverhead", "what", what, typeof what === "string", "a string (what it is, for messages)");
   const t = text.trim();
   if (t === "" || t === "0") return NO_OVERHEAD;
   const pieces: OverheadPiece[] = [];
@@ -62,7 +83,17 @@ export function parseOverhead(text: string, what: string): Overhead {
 
 /** The overhead in SMPI's syntax (seconds), or "0" for none. */
 export function smpiOverheadText(o: Overhead): string {
+  checkOverhead("smpiOverheadText", o);
   if (o.length === 0) return "0";
   const num = (x: number): string => String(Number(x.toPrecision(12)));
   return o.map((p) => `${p.fromBytes}:${num(p.us / 1e6)}:${num(p.usPerByte / 1e6)}`).join(";");
+}
+
+/** Refuses an overhead that is not an array of pieces { fromBytes, us, usPerByte } (numbers), naming `fn`. */
+export function checkOverhead(fn: string, o: unknown, field = "o"): void {
+  const num = (v: unknown): boolean => typeof v === "number" && v >= 0 && v < Infinity;
+  const piece = (x: unknown): boolean =>
+    isOptionsObject(x) && num(x["fromBytes"]) && num(x["us"]) && typeof x["usPerByte"] === "number";
+  const ok = Array.isArray(o) && o.every(piece);
+  checkArg("machines", fn, field, o, ok, "an Overhead (an array of { fromBytes, us, usPerByte }; parseOverhead's)");
 }

@@ -7,6 +7,9 @@ import { didYouMean } from "../../internal/did-you-mean.js";
 import { fail } from "../../model/errors.js";
 import type { MachineModel } from "../../model/machine.js";
 import { flatOverhead, NO_OVERHEAD, smpiOverheadText, type Overhead } from "./overhead.js";
+import { checkMachine } from "../../model/machine.js";
+import { checkArg, isOptionsObject } from "../../model/option-checks.js";
+import { checkOverhead } from "./overhead.js";
 
 /** How a runtime executes point-to-point messages on top of the links of a machine or network. */
 export interface RuntimeModel {
@@ -109,6 +112,8 @@ export interface SmpiConfig {
 
 /** The SMPI configuration of `model` on `machine` (flags and the flat cluster's link parameters). */
 export function smpiConfigOf(model: RuntimeModel, machine: MachineModel): SmpiConfig {
+  checkRuntimeModel("smpiConfigOf", model);
+  checkMachine(machine, "machines", "smpiConfigOf");
   const cfg = [...SMPI_MODEL_CFG, `--cfg=smpi/send-is-detached-thresh:${model.eagerBytes}`];
   const add = (key: string, o: Overhead): void => {
     if (o.length > 0) cfg.push(`--cfg=smpi/${key}:${smpiOverheadText(o)}`);
@@ -121,6 +126,8 @@ export function smpiConfigOf(model: RuntimeModel, machine: MachineModel): SmpiCo
 
 /** A copy of `model` with other fields (e.g. a rendezvous-only run: `{ eagerBytes: 0 }`). */
 export function withRuntime(model: RuntimeModel, change: Partial<RuntimeModel>): RuntimeModel {
+  checkRuntimeModel("withRuntime", model);
+  checkArg("machines", "withRuntime", "change", change, isOptionsObject(change), "an object of the fields to change");
   return { ...model, ...change };
 }
 
@@ -128,10 +135,19 @@ export function withRuntime(model: RuntimeModel, change: Partial<RuntimeModel>):
 export function runtimeModelsFor(
   machine: MachineModel,
 ): readonly { readonly name: string; readonly title: string; readonly source: string; readonly smpi: SmpiConfig }[] {
+  checkMachine(machine, "machines", "runtimeModelsFor");
   return RUNTIME_MODELS.filter((m) => m.machine === "" || m.machine === machine.name).map((m) => ({
     name: m.name,
     title: m.title,
     source: m.source,
     smpi: smpiConfigOf(m, machine),
   }));
+}
+
+/** Refuses a runtime model that is not one (an entry of RUNTIME_MODELS or findRuntimeModel's), naming `fn`. */
+function checkRuntimeModel(fn: string, model: unknown): void {
+  const ok = isOptionsObject(model) && typeof model["name"] === "string" && typeof model["eagerBytes"] === "number";
+  checkArg("machines", fn, "model", model, ok, "a RuntimeModel (an entry of RUNTIME_MODELS or findRuntimeModel's)");
+  const m = model as RuntimeModel;
+  for (const k of ["sendOverhead", "isendOverhead", "recvOverhead"] as const) checkOverhead(fn, m[k], `model.${k}`);
 }

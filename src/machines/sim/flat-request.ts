@@ -10,6 +10,7 @@ import type { NetworkRequest, PortSharing, ProtocolName, SendWaits, SimMode, Sim
 import type { RecvOrder } from "./recv-order.js";
 import { resolveReplay, type ProtocolRunRequest, type ReplayRequest } from "./request.js";
 import type { FabricName } from "./fabric.js";
+import { checkArg, isOptionsObject } from "../../model/option-checks.js";
 
 /** Options of simulateSchedule as one flat object (ReplayRequest is the checked-by-type form). */
 export interface SimRequest {
@@ -75,6 +76,15 @@ function nestNetwork(
 
 /** A flat SimRequest as a ReplayRequest (fields that do not belong stay, for resolveSimRequest to refuse). */
 export function replayRequestOf(req: SimRequest): ReplayRequest {
+  checkArg(
+    "simulate",
+    "replayRequestOf",
+    "req",
+    req,
+    isOptionsObject(req),
+    "a request object (the flat options)",
+    "BAD_OPTION",
+  );
   const { network, portSharing, flowRecompute, linkFactor, fill, mode, sendWaits, topology, ...rest } = req;
   const m = mode ?? "blocking";
   return {
@@ -90,6 +100,15 @@ export function replayRequestOf(req: SimRequest): ReplayRequest {
 
 /** A flat ProtocolRequest as a ProtocolRunRequest (linkFactor without a network is left out, as it changes nothing). */
 export function protocolRequestOf(req: ProtocolRequest): ProtocolRunRequest {
+  checkArg(
+    "simulate",
+    "protocolRequestOf",
+    "req",
+    req,
+    isOptionsObject(req),
+    "a request object (the flat options)",
+    "BAD_OPTION",
+  );
   const { network, portSharing, linkFactor, topology, ...rest } = req;
   const net = nestNetwork(network, { portSharing, ...(network ? { linkFactor } : {}) });
   const fabric = topology !== undefined ? { fabric: topology } : {};

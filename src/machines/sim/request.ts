@@ -32,6 +32,7 @@ import {
 } from "./options.js";
 import { RECV_ORDERS, type RecvOrder } from "./recv-order.js";
 import type { FabricName } from "./fabric.js";
+import { checkArg } from "../../model/option-checks.js";
 
 /** What every request may give. */
 interface RunRequest {
@@ -266,6 +267,15 @@ export function simRequestProblem(req: SimulatorRequest): SimRequestProblem | nu
 
 /** Checks `req` once (fields that do not belong, then every value against `machine`) and fills its defaults. */
 export function resolveSimRequest(req: SimulatorRequest, machine: MachineModel): ResolvedSimRequest {
+  checkArg(
+    "simulate",
+    "resolveSimRequest",
+    "req",
+    req,
+    isOptionsObject(req),
+    "a SimulatorRequest object",
+    "BAD_OPTION",
+  );
   if (req.kind === "protocol") return { kind: "protocol", options: resolveProtocol(req, machine) };
   return { kind: "replay", options: resolveReplay(req, machine) };
 }
