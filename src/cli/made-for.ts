@@ -30,8 +30,9 @@ export function checkFilesMatch(
 }
 
 /**
- * The P check alone, for a document without a matrix digest (export lowers one, as lowerSchedule does): its P against
- * the matrix file's, in checkFilesMatch's words (`export: s.json: the schedule is for P = 4, --matrix m.json has P = 5`).
+ * The P check alone, for a document without a matrix digest (export lowers one, as lowerSchedule does): its P
+ * against the matrix file's, in checkFilesMatch's words
+ * (`export: s.json: the schedule is for P = 4, --matrix m.json has P = 5`).
  */
 export function checkFilesP(
   command: string,
