@@ -3,7 +3,7 @@
  * its planner's AutoBoundKind.
  */
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
-import type { MachineModel } from "../model/machine.js";
+import { stageBarrier, type MachineModel } from "../model/machine.js";
 import type { CostMode } from "../machines/cost-model.js";
 import { offDiagonalMessages } from "../planner/permutation/messages.js";
 import { orderBySizeDesc, sumOfMaximaLowerBound } from "../planner/permutation/edge-coloring.js";
@@ -76,7 +76,7 @@ export function matrixLoad(m: CommMatrix, machine: MachineModel, mode: CostMode)
  * (sumOfMaximaLowerBound); nonblocking, the pipeline term is fixed by the messages (`direct`).
  */
 export function wholeMessageBound(m: CommMatrix, machine: MachineModel, mode: CostMode, load: MatrixLoad): number {
-  const head = machine.barrier + load.mostSentBytes * machine.tm;
+  const head = stageBarrier(machine, m.p) + load.mostSentBytes * machine.tm;
   if (mode !== "blocking") return head + load.direct;
   const msgs = offDiagonalMessages(m);
   if (msgs.count === 0) return head;
@@ -108,7 +108,8 @@ export function boundOfKind(
   load: MatrixLoad,
   cache: { whole?: number },
 ): number {
-  const { barrier, ts, tm } = machine;
+  const { ts, tm } = machine;
+  const barrier = stageBarrier(machine, m.p); // none at P = 1, as scheduleCost charges
   const per = m.elementBytes * (mode === "blocking" ? machine.tc + machine.td : Math.max(machine.tc, machine.td));
   switch (kind) {
     // a total exchange of nothing plans no stage at all

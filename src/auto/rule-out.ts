@@ -3,7 +3,7 @@
  * and the candidates they rule out before they are planned (docs/auto.md).
  */
 import { bestBound, lowerBounds } from "../bounds/index.js";
-import type { MachineModel } from "../model/machine.js";
+import { stageBarrier, type MachineModel } from "../model/machine.js";
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
 import { resolveFabric } from "../machines/sim/options.js";
 import { cheapestNetworkCost, perByteCost, type FabricName } from "../machines/sim/fabric.js";
@@ -84,7 +84,7 @@ function directFromLoads(l: ComposedLoads, machine: MachineModel): number {
   let most = 0;
   for (let v = 0; v < l.rowBytes.length; v++)
     most = Math.max(most, l.rowBytes[v]! * machine.tm + Math.max(l.send[v]!, l.recv[v]!) / machine.ports);
-  return (l.rowBytes.length > 1 ? machine.barrier : 0) + most; // no barrier at P = 1 (docs/cost-model.md)
+  return stageBarrier(machine, l.rowBytes.length) + most; // no barrier at P = 1 (docs/cost-model.md)
 }
 
 /**
@@ -128,7 +128,7 @@ function relayedFromLoads(l: ComposedLoads, machine: MachineModel, fabric: Fabri
     const bytes = l.rowBytes[v]!;
     if (bytes > 0) most = Math.max(most, bytes * tm + (ts + (bytes + env) * (tc + cheapest(v))) / ports);
   }
-  return most === 0 ? 0 : stages * (p > 1 ? machine.barrier : 0) + most;
+  return most === 0 ? 0 : stages * stageBarrier(machine, p) + most;
 }
 
 /** The rule-out's bounds for `m` on `machine` in `mode` (the node-port model: no network, not the OCPC). */

@@ -1,5 +1,5 @@
 /** Flat cost model: the analytic time of a Schedule (004 section 2, eqs 1-4 with f_nc = 1; 002 eq. 1 with f_nc = 1). */
-import { checkMachine } from "../model/machine.js";
+import { checkMachine, stageBarrier } from "../model/machine.js";
 import { fail } from "../model/errors.js";
 import type { MachineModel } from "../model/machine.js";
 import type { Schedule } from "../model/schedule.js";
@@ -70,8 +70,7 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
   }
   const blocking = mode === "blocking";
   const tally = new StageTally(s, machine);
-  // a single node has no one to synchronise with: no barrier at P = 1 (docs/cost-model.md)
-  const barrier = s.p > 1 ? machine.barrier : 0;
+  const barrier = stageBarrier(machine, s.p); // none at P = 1: a single node has no one to synchronise with
   const stages: StageCost[] = [];
   const steps: StepCost[] = [];
   let total = 0;

@@ -43,6 +43,14 @@ export interface MachineModel {
 }
 
 /**
+ * The barrier a stage costs on P nodes: machine.barrier, none at P = 1, where no node waits for another (the cost
+ * model, the simulator and every estimate of a plan's flat time charge this; docs/cost-model.md).
+ */
+export function stageBarrier(machine: MachineModel, p: number): number {
+  return p > 1 ? machine.barrier : 0;
+}
+
+/**
  * A machine's fields as a JSON record, in order, its fabric under the key "topology" (`commplan machines --json`, store
  * keys).
  */

@@ -3,7 +3,7 @@
  * predictions, docs/cost-model.md).
  */
 import { matrixRows, type CommMatrix } from "../model/matrix.js";
-import type { MachineModel } from "../model/machine.js";
+import { stageBarrier, type MachineModel } from "../model/machine.js";
 import { messagesByStep } from "./by-step.js";
 import type { FlatMode } from "./types.js";
 
@@ -67,7 +67,7 @@ export class FlatTally {
 
   /** Ends the stage (its last step must have been ended): adds barrier + rearrangement + communication to `total`. */
   endStage(rearrange: boolean): void {
-    const { ts, tc, td, tm, barrier } = this.machine;
+    const { ts, tc, td, tm } = this.machine;
     let maxHandled = 0,
       pipeline = 0;
     for (let v = 0; v < this.p; v++) {
@@ -79,8 +79,7 @@ export class FlatTally {
       }
     }
     const communication = this.blocking ? this.communication : pipeline;
-    // no barrier at P = 1, as scheduleCost charges (docs/cost-model.md)
-    this.total += (this.p > 1 ? barrier : 0) + (rearrange ? maxHandled * tm : 0) + communication;
+    this.total += stageBarrier(this.machine, this.p) + (rearrange ? maxHandled * tm : 0) + communication;
     this.communication = 0;
     this.stepMax = 0;
     for (const a of [this.sentN, this.recvN]) a.fill(0);

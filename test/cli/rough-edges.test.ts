@@ -156,8 +156,8 @@ describe("export's summary", () => {
 
 describe("check-planner's module that does not load", () => {
   it("a missing file or a directory is named without the sandbox's own worker", async () => {
-    const dir = tempDir("rough-module");
-    mkdirSync(join(dir, "a-dir"));
+    const dir = join(tempDir("rough-module"), "my dir"); // Node's importer text holds the path, spaces and all
+    mkdirSync(join(dir, "a-dir"), { recursive: true });
     for (const x of [join(dir, "missing.mjs"), join(dir, "a-dir")]) {
       const r = await run("check-planner", x, "--runs", "1");
       expect([r.code, r.out], x).toEqual([2, ""]);

@@ -485,14 +485,19 @@ describe("LmmSystem: a flow without a share", () => {
     weight: Float64Array.of(0, 2, 1),
   };
 
-  it("is refused in one line naming the flow and the link, enabled or created (NaN orders no solve's links)", () => {
-    for (const call of [(s: LmmSystem) => s.enable(0), (s: LmmSystem) => s.created(0)]) {
-      const e = errorOf(() => call(new LmmSystem(net, true)));
-      expect(e.code).toBe("BAD_INPUT");
-      expect(e.message).toBe(
-        "machines: max-min system: flow 0 of weight 0 has no share on link 0 (bandwidth 0, FATPIPE): " +
-          "its share there would be NaN",
-      );
+  it("is refused in one line naming the flow, enabled or created, for any weight not positive and finite", () => {
+    // weight 0 would get the share 0 / 0 on the FATPIPE of bandwidth 0, or a NaN rate (0 x Infinity) alone on a
+    // link; an infinite weight a NaN rate beside another flow; a negative one a negative rate and its neighbour more
+    // than the link holds
+    for (const w of [0, Infinity, -1, NaN]) {
+      const odd = { ...net, weight: Float64Array.of(w, 2, 1) };
+      for (const call of [(s: LmmSystem) => s.enable(0), (s: LmmSystem) => s.created(0)]) {
+        const e = errorOf(() => call(new LmmSystem(odd, true)));
+        expect(e.code).toBe("BAD_INPUT");
+        expect(e.message).toBe(
+          `machines: max-min system: flow 0 has weight ${w}: a weight must be positive and finite`,
+        );
+      }
     }
   });
 

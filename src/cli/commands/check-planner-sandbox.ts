@@ -328,7 +328,7 @@ function loadFailure(file: string, a: Answer): Error {
   // Node names the importer, here the sandbox's own worker ("imported from /dir/[worker eval]"), no file of the user's
   const message =
     a.kind === "load"
-      ? a.message.split("\n")[0]!.replace(/ imported from \S*\[worker eval\]/, "")
+      ? a.message.split("\n")[0]!.replace(/ imported from .*\[worker eval\]$/, "")
       : `unexpected answer '${a.kind}'`;
   const line = a.kind === "load" && a.syntax ? syntaxErrorLine(file) : null;
   return fail(

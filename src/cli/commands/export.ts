@@ -104,6 +104,11 @@ const LOWER_OP_BYTES = 64;
 /** Bytes a piece of an operation takes (buffer, offset, count), on the send and the receive side of a chunk. */
 const LOWER_PIECE_BYTES = 2 * 24;
 
+/** `n` (grouped by thousands) and `noun`, plural unless n is 1: "1 round", "1,024 operations". */
+function many(n: number, noun: string): string {
+  return `${fmt(n)} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /**
  * What lowering `s` holds: the matrix, the schedule's columns, a send and a receive operation per transfer (with their
  * pieces), and the full layout's P^2 blocks when the layout is full (lower/layout.ts refuses that part itself).
@@ -218,7 +223,9 @@ async function runExport(
     // Like the line of a schedule format (and gen's, plan's): the format and where it went, so a run of several
     // exports says which line is which file.
     ctx.io.err(
-      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${format.name} (${prog.variant}): ${fmt(prog.rounds)} round${prog.rounds === 1 ? "" : "s"}, ${fmt(prog.ops.kind.length)} operations, largest scratch ${fmt(scratch)} elements (live peak ${fmt(peak)}) -> ${written.path}\n`,
+      `export: ${oneLine(prog.algorithm)}, P = ${prog.p}, ${format.name} (${prog.variant}): ` +
+        `${many(prog.rounds, "round")}, ${many(prog.ops.kind.length, "operation")}, ` +
+        `largest scratch ${many(scratch, "element")} (live peak ${fmt(peak)}) -> ${written.path}\n`,
     );
   }
 }

@@ -37,7 +37,7 @@ import { FABRICS } from "../../machines/sim/fabric.js";
 import { TOPOLOGY_GENERATORS } from "../../topology/registry.js";
 import { fail } from "../../model/errors.js";
 import { MAX_SEED } from "../../model/param-spec.js";
-import type { MachineModel } from "../../model/machine.js";
+import { stageBarrier, type MachineModel } from "../../model/machine.js";
 import { readMatrixFile } from "../../io/matrix-read.js";
 import { checkFilesMatch } from "../made-for.js";
 import { matrixBytes } from "../../model/matrix.js";
@@ -455,7 +455,7 @@ async function runReplayFlags(
     recvOrder: r.recvOrder,
     stageBarriers: r.stageBarriers,
     envelope: machine.envelope ?? 0,
-    barrier: machine.barrier,
+    barrier: stageBarrier(machine, s.p),
     makespan: r.makespan,
     analytic,
     totalWait: r.totalWait,

@@ -248,8 +248,15 @@ export class LmmSystem {
     let e = a;
     for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) this.routeLinks[e++] = routeLinks[k]!;
     const w = this.net.weight[op]!;
-    // with a positive finite weight only an infinite (or NaN) bandwidth can give no share: checked when there is one
-    if (!(w > 0 && w < Infinity) || this.oddBandwidth) checkShares(this.net, op);
+    // a weight that is not positive and finite gives a NaN or negative rate (0 x an infinite share, -1 x a share);
+    // with one, only an infinite (or NaN) bandwidth can give no share: checked when there is one
+    if (!(w > 0 && w < Infinity))
+      throw fail(
+        "machines",
+        "BAD_INPUT",
+        `max-min system: flow ${op} has weight ${w}: a weight must be positive and finite`,
+      );
+    if (this.oddBandwidth) checkShares(this.net, op);
     this.routeStart[y + 1] = e;
     this.weight[y] = this.net.weight[op]!;
     this.localOf[op] = y;
@@ -1091,17 +1098,17 @@ function shareOfState(remaining: number, usage: number, fatpipe: number): number
 }
 
 /**
- * Refuses a flow with a link where it alone would have no share (NaN: weight 0 on a FATPIPE link of bandwidth 0, or
- * an infinite weight on an infinite bandwidth): solveIsolated orders the links by share, and NaN orders nothing, so
- * its rates could differ from the filling's. The replay's weights are 1 / latency, positive and finite, and its
- * bandwidths positive: it never makes one.
+ * Refuses a flow (of a positive finite weight) with a link where it alone would have no share (NaN: a link of NaN
+ * bandwidth, or an infinite one): solveIsolated orders the links by share, and NaN orders nothing, so its rates could
+ * differ from the filling's. The replay's weights are 1 / latency, positive and finite, and its bandwidths positive:
+ * it never makes one.
  */
 function checkShares(net: LmmNetwork, op: number): void {
   const { bandwidth, fatpipe, routeStart, routeLinks } = net;
   const w = net.weight[op]!;
   for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) {
     const l = routeLinks[k]!;
-    if (Number.isNaN(shareOfState(bandwidth[l]!, fatpipe[l] ? Math.max(0, w) : 0 + w, fatpipe[l]!)))
+    if (Number.isNaN(shareOfState(bandwidth[l]!, w, fatpipe[l]!)))
       throw fail(
         "machines",
         "BAD_INPUT",

@@ -3,7 +3,7 @@
  * over the transfers (what `--algorithm auto` prunes finalists with); durations and compose times come from the
  * engine's own rules (blocking-rules.ts).
  */
-import type { MachineModel } from "../../model/machine.js";
+import { stageBarrier, type MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { perByteCost, type FabricName } from "./fabric.js";
 import type { RecvOrder } from "./recv-order.js";
@@ -61,7 +61,7 @@ export function blockingBoundExact(
   const { stepStart } = s;
   const b = new BoundState(s, machine, fabric, scratch, recvOrder === "step");
   let makespan = 0;
-  const barrier = s.p > 1 ? machine.barrier : 0; // none at P = 1, as the replay charges
+  const barrier = stageBarrier(machine, s.p); // none at P = 1, as the replay charges
   for (const st of s.stages) {
     const first = stepStart[st.firstStep]!,
       last = stepStart[st.firstStep + st.stepCount]!;

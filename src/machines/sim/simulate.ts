@@ -1,6 +1,6 @@
 /** simulateSchedule: replays a Schedule on the simulated machine and measures it (004 sec 2.3, eqs 3-4, figs 2-3). */
 import { fail } from "../../model/errors.js";
-import type { MachineModel } from "../../model/machine.js";
+import { stageBarrier, type MachineModel } from "../../model/machine.js";
 import type { Schedule } from "../../model/schedule.js";
 import { DataTracker } from "./data-tracker.js";
 import { NodeAccounts } from "./node-accounts.js";
@@ -146,7 +146,7 @@ export function replaySchedule(s: Schedule, machine: MachineModel, o: SimOptions
   const runs = o.stageBarriers ? s : oneRun(s, machine, o);
   // without stage barriers there is no barrier to charge, and each node composes when it reaches a stage; a single
   // node has no one to wait for: no barrier at P = 1 either, as the cost model charges (docs/cost-model.md)
-  const runMachine = o.stageBarriers && p > 1 ? machine : { ...machine, barrier: 0 };
+  const runMachine = o.stageBarriers && stageBarrier(machine, p) > 0 ? machine : { ...machine, barrier: 0 };
   const gates = runs === s || o.mode !== "blocking" ? null : ComposeGates.of(s, machine);
   const run = replay(runs, runMachine, o, acc, tl, data, gates);
   const dataFailures = data ? data.finish() : null;
