@@ -185,6 +185,15 @@ describe("a schedule or program made for another matrix", () => {
   });
 });
 
+describe("help help", () => {
+  it("is the program's help on stdout, exit 0, as --help", async () => {
+    const help = await run("--help");
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: commplan /);
+    expect(await run("help", "help")).toEqual({ code: 0, out: help.out, err: "" });
+  });
+});
+
 describe("help of a command that does not exist", () => {
   it("is one usage line naming it, with a suggestion, not the whole help", async () => {
     const r = await run("help", "stor");
