@@ -13,7 +13,14 @@ export { VERSION } from "./version.js";
 export async function main(given: readonly string[], io: CliIo = processIo): Promise<number> {
   // `help store get`: commander's help command reads one name (it printed the help of `store`); the sub-command's
   // help is `store get --help`
-  const argv = given[0] === "help" && given.length > 2 ? [...given.slice(1), "--help"] : given;
+  // `help help` is the program's help, on stdout, exit 0, as `git help help` (commander printed it on stderr as
+  // help of a command it could not find, exit 2)
+  const helpOfHelp = given.length === 2 && given[0] === "help" && given[1] === "help";
+  const argv = helpOfHelp
+    ? ["--help"]
+    : given[0] === "help" && given.length > 2
+      ? [...given.slice(1), "--help"]
+      : given;
   if (argv.length === 0) {
     io.err("commplan: missing command (try commplan --help)\n");
     return 2;

@@ -43,16 +43,33 @@ const COMMANDS: readonly (readonly [readonly string[], () => Promise<Register>])
 ];
 
 /**
- * A commander usage error as one line: `commplan: error: ... (add --help for usage)`; commander's suggestion
- * "(Did you mean --x?)" is written as every other error of commplan writes one, "(did you mean --x?)".
+ * A commander usage error as one line under the name of the command it is about (`gen: unknown option '--x' (did you
+ * mean --y?) (add --help for usage)`; `commplan: ...` for the program's own), as commplan's own errors are: without
+ * commander's "error: ", its "(Did you mean ...)" lowercase and its choice errors as the other value errors are.
  */
-export function usageLine(text: string): string {
-  return `commplan: ${text
+export function usageLine(text: string, command = "commplan"): string {
+  const line = text
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean)
     .join(" ")
-    .replace(/\(Did you mean /g, "(did you mean ")} (add --help for usage)\n`;
+    .replace(/^error: /, "")
+    .replace(/\(Did you mean /g, "(did you mean ");
+  return `${command}: ${choiceError(line)} (add --help for usage)\n`;
+}
+
+/**
+ * Commander's "option '--mode <mode>' argument 'nb' is invalid. Allowed choices are blocking, nonblocking." as the
+ * other value errors of the CLI write one: the value, the nearest choice and the choices (`unknown value 'nb' (did you
+ * mean nonblocking?); known: blocking, nonblocking`), and any sentence the option's own parser added after them.
+ */
+function choiceError(line: string): string {
+  const m = /^option '(.+?)' argument '(.*)' is invalid\. Allowed choices are (.+?)\.(?: (.*))?$/.exec(line);
+  if (m === null) return line;
+  const [, flags, value, list, more] = m as unknown as [string, string, string, string, string | undefined];
+  const choices = list.split(", ");
+  const known = `${didYouMean(value, choices)}; known: ${choices.join(", ")}`;
+  return `option '${flags}': unknown value ${quoted(value)}${known}${more === undefined ? "" : `. ${more}`}`;
 }
 
 /**
@@ -184,7 +201,7 @@ function checkRequiredAfterUnknown(program: Command): void {
         option.mandatory = false;
         REQUIRED.add(option);
       }
-    c.configureOutput({ outputError: (text, write) => write(usageLine(usageErrorText(c, text))) });
+    c.configureOutput({ outputError: (text, write) => write(usageLine(usageErrorText(c, text), pathName(c))) });
   }
   program.hook("preAction", (_program, action) => {
     const missing = missingRequired(action);

@@ -237,11 +237,12 @@ function runtimeText(r: CompareReport, rt: RuntimeComparison): string {
 
 /**
  * What compare says of a matrix with no messages between ranks (every count on the diagonal, or none) in place of its
- * table: a plan's only cost there is its stages' barriers, not worth ranking (auto leaves it to MPI_Alltoallv).
+ * table: a plan's only cost there is its stages' barriers at P > 1, and none at P = 1 (no barrier is charged there,
+ * docs/cost-model.md), not worth ranking (auto leaves it to MPI_Alltoallv).
  */
 export const NO_MESSAGES_TEXT =
-  "no messages between ranks: every plan moves nothing, so none is ranked (they would differ only by their empty " +
-  "stages' barriers; plan -a auto leaves such a matrix to MPI_Alltoallv)";
+  "no messages between ranks: every plan moves nothing, so none is ranked (at P > 1 they would differ only by their " +
+  "empty stages' barriers, at P = 1 not at all; plan -a auto leaves such a matrix to MPI_Alltoallv)";
 
 /** Whether a report is of a matrix with no messages between ranks: plans were made, and none moves a byte. */
 export function movesNothing(r: CompareReport): boolean {

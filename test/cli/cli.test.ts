@@ -489,11 +489,11 @@ describe("the installed command", () => {
   });
   it("usage errors exit 2 with one line, without a stack trace", () => {
     for (const [args, line] of [
-      [["plan"], "commplan: error: required option '-a, --algorithm <name>' not specified (add --help for usage)"],
-      [["plan", "-a", "shift"], "commplan: error: missing required argument 'matrix' (add --help for usage)"],
-      [["gen", "uniform"], "commplan: error: required option '--p, --ranks <n>' not specified (add --help for usage)"],
-      [["stats", "--bogus", "x"], "commplan: error: unknown option '--bogus' (add --help for usage)"],
-      [["plna"], "commplan: error: unknown command 'plna' (did you mean plan?) (add --help for usage)"],
+      [["plan"], "plan: required option '-a, --algorithm <name>' not specified (add --help for usage)"],
+      [["plan", "-a", "shift"], "plan: missing required argument 'matrix' (add --help for usage)"],
+      [["gen", "uniform"], "gen: required option '--p, --ranks <n>' not specified (add --help for usage)"],
+      [["stats", "--bogus", "x"], "stats: unknown option '--bogus' (add --help for usage)"],
+      [["plna"], "commplan: unknown command 'plna' (did you mean plan?) (add --help for usage)"],
     ] as const) {
       const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8" });
       expect(r.status, args.join(" ")).toBe(2);

@@ -14,6 +14,26 @@ import { tempDir } from "../helpers/temp-dir.js";
 const ALGORITHMS = ["--algorithms", "shift,coloring,four-stage,te-direct"];
 
 describe("compare with no messages between ranks", () => {
+  it("says what is true at P = 1 (every plan costs nothing) and at P > 1 (plans differ by their barriers)", async () => {
+    const d = tempDir("compare-zero-p");
+    const one = join(d, "p1.json"),
+      eight = join(d, "p8.json");
+    writeFileSync(one, JSON.stringify({ format: "commplan.matrix/v1", p: 1, rows: [[5]] }));
+    expect((await run("gen", "zero", "--p", "8", "-o", eight)).code).toBe(0);
+    const times = async (m: string): Promise<Set<string>> => {
+      const r = await run("compare", m, "--machine", "t3d-004", ...ALGORITHMS, "--json");
+      const rows = (JSON.parse(r.out) as { rows: { blockingUs: number; nonblockingUs: number }[] }).rows;
+      return new Set(rows.map((x) => `${x.blockingUs} ${x.nonblockingUs}`));
+    };
+    expect(await times(one)).toEqual(new Set(["0 0"]));
+    expect((await times(eight)).size).toBeGreaterThan(1);
+    expect(NO_MESSAGES_TEXT).toContain(
+      "at P > 1 they would differ only by their empty stages' barriers, at P = 1 not at all",
+    );
+    const text = await run("compare", one, "--machine", "t3d-004", ...ALGORITHMS);
+    expect(text.out.trimEnd().split("\n")[1]).toBe(NO_MESSAGES_TEXT);
+  });
+
   it("says so in one line instead of ranking plans by their empty stages' barriers", async () => {
     const d = tempDir("compare-zero");
     const zero = join(d, "z.json"),

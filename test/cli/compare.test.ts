@@ -64,7 +64,10 @@ describe("commplan compare", () => {
         /^compare: --algorithms takes planners, and auto is not one: compare already runs every planner auto chooses from .* and marks the fastest; for auto's own pick, run plan --algorithm auto\n$/,
       ],
       [["--ports", "0"], /--ports must be an integer in 1..1024/],
-      [["--mode", "fast"], /argument 'fast' is invalid/],
+      [
+        ["--mode", "fast"],
+        /^compare: option '--mode <mode>': unknown value 'fast'; known: blocking, nonblocking \(add/,
+      ],
       [["--html", f("u.json")], /u.json/],
       [["--port-sharing", "fair"], /^compare: --port-sharing goes with --network/],
       [["--network", "fat-tree:k=2"], /^topology: fat-tree: k = 2 gives 2 hosts, fewer than P = 4/],

@@ -56,11 +56,11 @@ describe("one-letter options take their letter as a short flag", () => {
     const both = await run("gen", "pattern1", "-p", "8", "--ranks", "4");
     expect(both.code).toBe(2);
     // each flag named as it was typed
-    expect(both.err).toMatch(/^commplan: error: option '--ranks <n>' cannot be used with option '-p <n>'/);
+    expect(both.err).toMatch(/^gen: option '--ranks <n>' cannot be used with option '-p <n>'/);
     const glued = await run("gen", "pattern1", "--ranks", "4", "-p8");
-    expect(glued.err).toMatch(/^commplan: error: option '-p <n>' cannot be used with option '--ranks <n>'/);
+    expect(glued.err).toMatch(/^gen: option '-p <n>' cannot be used with option '--ranks <n>'/);
     const spelt = await run("gen", "pattern1", "--p", "8", "--ranks", "4");
-    expect(spelt.err).toMatch(/^commplan: error: option '--ranks <n>' cannot be used with option '--p <n>'/);
+    expect(spelt.err).toMatch(/^gen: option '--ranks <n>' cannot be used with option '--p <n>'/);
   });
 
   it("demo -p 4 and platform -p 4 run as --p 4; -h stays help (gen's --h is spelt long)", async () => {

@@ -69,13 +69,9 @@ describe("an option's range error names the command, not commplan", () => {
 describe("suggestions", () => {
   it("commander's own read '(did you mean ...)' as ours do", async () => {
     const option = await run("plan", "m.json", "--algoritm", "shift");
-    expect(option.err).toBe(
-      "commplan: error: unknown option '--algoritm' (did you mean --algorithm?) (add --help for usage)\n",
-    );
+    expect(option.err).toBe("plan: unknown option '--algoritm' (did you mean --algorithm?) (add --help for usage)\n");
     const command = await run("verfy");
-    expect(command.err).toBe(
-      "commplan: error: unknown command 'verfy' (did you mean verify?) (add --help for usage)\n",
-    );
+    expect(command.err).toBe("commplan: unknown command 'verfy' (did you mean verify?) (add --help for usage)\n");
     const ours = await run("gen", "unifrom", "--p", "4");
     expect(ours.err).toMatch(/\(did you mean uniform\?\)/);
     for (const r of [option, command, ours]) expect(r.err).not.toMatch(/Did you mean/);
@@ -189,15 +185,24 @@ describe("a schedule or program made for another matrix", () => {
   });
 });
 
+describe("help help", () => {
+  it("is the program's help on stdout, exit 0, as --help", async () => {
+    const help = await run("--help");
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: commplan /);
+    expect(await run("help", "help")).toEqual({ code: 0, out: help.out, err: "" });
+  });
+});
+
 describe("help of a command that does not exist", () => {
   it("is one usage line naming it, with a suggestion, not the whole help", async () => {
     const r = await run("help", "stor");
     expect(r).toEqual({
       code: 2,
       out: "",
-      err: "commplan: error: unknown command 'stor' (did you mean store?) (add --help for usage)\n",
+      err: "commplan: unknown command 'stor' (did you mean store?) (add --help for usage)\n",
     });
-    expect((await run("help", "xyzzy")).err).toBe("commplan: error: unknown command 'xyzzy' (add --help for usage)\n");
+    expect((await run("help", "xyzzy")).err).toBe("commplan: unknown command 'xyzzy' (add --help for usage)\n");
     // a command's help and the program's stay
     expect((await run("help", "store")).out).toMatch(/^Usage: commplan store /);
     expect((await run("help")).out).toMatch(/^Usage: commplan \[options\] \[command\]/);
@@ -218,7 +223,7 @@ describe("store list's P filter", () => {
     const both = await run("store", "list", f("st"), "--p", "4", "--ranks", "4");
     expect([both.code, both.err]).toEqual([
       2,
-      "commplan: error: option '--ranks <n>' cannot be used with option '--p <n>' (add --help for usage)\n",
+      "store list: option '--ranks <n>' cannot be used with option '--p <n>' (add --help for usage)\n",
     ]);
     expect((await run("store", "list", f("st"), "--p", "x")).err).toBe(
       "store list: --ranks (--p) must be an integer >= 1, got 'x'\n",

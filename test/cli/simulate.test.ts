@@ -203,7 +203,7 @@ describe("commplan simulate: protocols, bad input and flags", () => {
       [[f("s.json"), "--send-waits", "data"], /nonblocking-mode option/],
       [
         [f("s.json"), "--mode", "nonblocking", "--send-waits", "later"],
-        /option .--send-waits <rule>. argument .later. is invalid. Allowed choices are data, steps/,
+        /^simulate: option '--send-waits <rule>': unknown value 'later'; known: data, steps \(add/,
       ],
       [[f("s.json"), "--matrix", f("m.json")], /--matrix goes with --data/],
       [[f("s.json"), "--barrier", "-1"], /--barrier must be a time >= 0/],

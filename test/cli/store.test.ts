@@ -93,9 +93,7 @@ describe("commplan store", () => {
     expect((await run("export", join(d, "s.json"), "--format", "arrow")).err).toMatch(/^export: .*give -o FILE/);
     const prog = await run("export", join(d, "s.json"), "--format", "program");
     expect(prog.code).toBe(2);
-    expect(prog.err).toBe(
-      "commplan: error: required option '-m, --matrix <file>' not specified (add --help for usage)\n",
-    );
+    expect(prog.err).toBe("export: required option '-m, --matrix <file>' not specified (add --help for usage)\n");
   });
 
   it("precompute plans the family once, resumes, and shards deterministically", async () => {

@@ -34,19 +34,33 @@ function flagAsGiven(n: string, byFlag: boolean): string {
   return `--${byFlag ? patternFlag(n) : n}`;
 }
 
+/**
+ * The help of pattern option `n`: what it is, in the words of each pattern that takes it (`wang-set1, wang-set2:
+ * active entries in every row and every column ...`), and its camelCase spelling as an alias.
+ */
+function patternOptionHelp(n: string): string {
+  const byText = new Map<string, string[]>();
+  for (const p of PATTERNS) {
+    const text = (p.options as { readonly [k: string]: { readonly description: string } | undefined })[n]?.description;
+    if (text !== undefined) byText.set(text, [...(byText.get(text) ?? []), p.name]);
+  }
+  const said = [...byText].map(([text, users]) => `${users.join(", ")}: ${text}`).join("; ");
+  const alias = patternFlagAlias(n);
+  return `${said}${alias !== undefined && alias.length > 1 ? ` (alias --${alias})` : ""}`;
+}
+
 /** Adds every pattern option as a flag: its kebab-case spelling, a one-letter option's readable name beside it. */
 function addPatternOptions(cmd: Command, names: readonly string[]): void {
   for (const n of names) {
     const alias = patternFlagAlias(n);
     if (alias !== undefined && alias.length === 1) {
       // a one-letter option: both spellings are flags of one option (`--d, --degree`)
-      const opt = new Option(`--${n}, --${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
+      const opt = new Option(`--${n}, --${patternFlag(n)} <value>`, patternOptionHelp(n));
       opt.attributeName = () => n;
       cmd.addOption(opt);
       continue;
     }
-    if (n !== "elementBytes")
-      cmd.option(`--${patternFlag(n)} <value>`, `pattern option ${n} (see 'commplan patterns')`);
+    if (n !== "elementBytes") cmd.option(`--${patternFlag(n)} <value>`, patternOptionHelp(n));
     if (alias === undefined) continue;
     // the camelCase name stays accepted but the kebab-case flag is documented ('commplan patterns' lists it); stored
     // apart (commander would give both the same attribute, the later silently winning) so that giving both is refused
