@@ -201,8 +201,7 @@ export function* scheduleJsonPieces(s: Schedule, pieceSize = PIECE): Generator<s
 
 /** The whole document as one string (for small schedules and tests; large ones should use writeScheduleJson). */
 export function scheduleToJsonText(s: Schedule): string {
-  const arg = scheduleArgProblem(s);
-  if (arg !== null) throw fail(MODULE, "BAD_INPUT", arg, { field: "schedule" });
+  checkScheduleArg(MODULE, s, "scheduleToJsonText");
   let text = "";
   for (const piece of scheduleJsonPieces(s)) text += piece;
   return text;

@@ -308,7 +308,6 @@ const SHARED_WORDING: readonly string[] = [
   "scheduleArrowHeader",
   "scheduleClass",
   "scheduleCost",
-  "scheduleToJsonText",
   "simgridHostfile",
   "simgridPlatformXml",
   "simgridTraceFiles",
