@@ -60,15 +60,12 @@ export const PATTERNS: readonly PatternDef[] = deepFreeze([
 
 /** The pattern called `name`; throws a BAD_OPTION CommplanError listing the known names. */
 export function findPattern(name: string): PatternDef {
-  checkArg(
-    "patterns",
-    "findPattern",
-    "name",
-    name,
-    typeof name === "string",
-    "a pattern's name (a string)",
-    "BAD_OPTION",
-  );
+  return patternNamed(name, "findPattern");
+}
+
+/** findPattern for the public function `fn`, which its refusal of a name that is not a string names. */
+export function patternNamed(name: string, fn: string): PatternDef {
+  checkArg("patterns", fn, "name", name, typeof name === "string", "a pattern's name (a string)", "BAD_OPTION");
   const def = PATTERNS.find((d) => d.name === name);
   if (def === undefined) {
     throw fail(
@@ -191,7 +188,7 @@ export function generatePattern(
   seed: number,
   input: PatternInput = {},
 ): CommMatrix {
-  return generatePatternWithNotes(name, p, given, seed, input).matrix;
+  return patternWithNotes(name, p, given, seed, input, "generatePattern").matrix;
 }
 
 /**
@@ -205,7 +202,19 @@ export function generatePatternWithNotes(
   seed: number,
   input: PatternInput = {},
 ): { readonly matrix: CommMatrix; readonly notes: readonly string[] } {
-  const def = findPattern(name);
+  return patternWithNotes(name, p, given, seed, input, "generatePatternWithNotes");
+}
+
+/** generatePatternWithNotes called as the public function `fn` (named when the pattern's name is not a string). */
+function patternWithNotes(
+  name: string,
+  p: number,
+  given: { readonly [k: string]: number },
+  seed: number,
+  input: PatternInput,
+  fn: string,
+): { readonly matrix: CommMatrix; readonly notes: readonly string[] } {
+  const def = patternNamed(name, fn);
   checkOptionsObject("patterns", "input", input);
   checkMaxMemory("patterns", input.maxMemory);
   checkPatternP(def, p, input.maxMemory);

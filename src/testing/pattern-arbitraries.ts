@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { fail, isCommplanError } from "../model/errors.js";
 import type { CommMatrix } from "../model/matrix.js";
 import { createRng } from "../model/rng.js";
-import { PATTERNS, findPattern, patternOptionList, resolvePatternOptions } from "../patterns/registry.js";
+import { PATTERNS, findPattern, patternNamed, patternOptionList, resolvePatternOptions } from "../patterns/registry.js";
 import type { PatternInput, PatternOption } from "../patterns/types.js";
 import { baseThenNodeShrinking } from "./matrix-shrink.js";
 import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
@@ -125,7 +125,7 @@ export function patternArb(name: string, options: PatternArbOptions = {}): fc.Ar
   checkOptionsObject("testing", "options", options);
   checkOptionKeys("testing", options, ["minP", "maxP", "options", "input"], "patternArb");
   checkOptionsObject("testing", "options.options", options.options);
-  const def = findPattern(name);
+  const def = patternNamed(name, "patternArb");
   if (def.file !== undefined && options.input === undefined)
     throw fail(
       "testing",
