@@ -531,6 +531,7 @@ export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
   }
   const removedTemps = temps(s).filter((t) => t.abandoned && removeInside(t.file, failed)).length;
   const removed: string[] = [];
-  for (const e of listEntries(s, true, false)) if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
+  for (const e of listEntries(s, true, false))
+    if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
   return { temps: removedTemps, damaged: removed, parts: removedParts, failed };
 }

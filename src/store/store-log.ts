@@ -64,7 +64,11 @@ function isFsError(e: unknown): boolean {
  * never inside a UTF-8 character), a line cut by a piece's end is kept as its pieces until its end is read, and a line
  * longer than LINE_LIMIT is dropped as its bytes go by, never joined.
  */
-function eachLine(size: number, readAt: (into: Uint8Array, pos: number, n: number) => number, take: (line: string) => void): void {
+function eachLine(
+  size: number,
+  readAt: (into: Uint8Array, pos: number, n: number) => number,
+  take: (line: string) => void,
+): void {
   const piece = Buffer.alloc(Math.min(PIECE, size));
   let partial: Buffer[] = [];
   let partialBytes = 0;
@@ -76,7 +80,7 @@ function eachLine(size: number, readAt: (into: Uint8Array, pos: number, n: numbe
     partialBytes = 0;
     tooLong = false;
   };
-  for (let at = 0; at < size; ) {
+  for (let at = 0; at < size;) {
     const got = readAt(piece, at, Math.min(PIECE, size - at));
     if (got === 0) break;
     at += got;

@@ -31,7 +31,7 @@ describe("creationRecords: the store's log in bounded memory", () => {
     const d = tempDir("log-piece-end");
     const file = join(d, "log");
     const first = line(idOf(1), "h".repeat(10_000));
-    const pad = 'x'.repeat((1 << 20) - first.length - 40) + "\n"; // not a record
+    const pad = "x".repeat((1 << 20) - first.length - 40) + "\n"; // not a record
     const cut = line(idOf(2), "é".repeat(40), 3); // its bytes cross 1 MiB, a two-byte character among them
     writeFileSync(file, first + pad + cut);
     expect(Buffer.byteLength(first + pad)).toBeLessThan(1 << 20);
