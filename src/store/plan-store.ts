@@ -21,7 +21,7 @@ import { decodeSealedEntry, footerMetadata } from "./entry-arrow.js";
 import { parseArrowHeader } from "../io/schedule-arrow-meta.js";
 import { programsDamage, programTemps, verifyPrograms, type ProgramDamage } from "./store-programs.js";
 import { checkStoreOrigin, type StoreOrigin } from "./store-origin.js";
-import { creationRecords, type CreationRecord } from "./store-log.js";
+import { creationRecordOf, creationRecords, type CreationRecord } from "./store-log.js";
 
 export type { StoreOrigin } from "./store-origin.js";
 export type { CreationRecord } from "./store-log.js";
@@ -266,7 +266,7 @@ function damageAndYoung(s: PlanStore): { parts: StoreDamage[]; young: Set<string
 }
 
 /** The header fields list shows of an entry (`created` only in an entry an earlier commplan wrote). */
-type ListedHeader = { store: { key: StoreKey }; created?: CreationRecord; origin?: StoreOrigin; algorithm?: unknown };
+type ListedHeader = { store: { key: StoreKey }; created?: unknown; origin?: StoreOrigin; algorithm?: unknown };
 
 /** An entry judged: its size, its problem (null when sound) and its header when it could be read. */
 type Judged = { size: number; problem: string | null; header: ListedHeader | null };
@@ -359,7 +359,7 @@ function inspectEntry(
 ): StoreEntryInfo {
   const file = entryFile(s, id);
   const { size, problem, header: h } = decode ? judgeDecoded(file, id) : judgeInPieces(file, id);
-  const created = h === null ? null : (log.get(id) ?? h.created ?? null);
+  const created = h === null ? null : (log.get(id) ?? creationRecordOf(h.created)); // an old header's, checked
   return {
     ...{ id, file, bytes: size, key: h?.store.key ?? null, created, origin: h?.origin ?? null },
     ...{ problem, planned: problem === null && typeof h?.algorithm === "string" ? h.algorithm : null },
@@ -373,8 +373,16 @@ function inspectEntry(
 export function listPlans(s: PlanStore, decode = false): StoreEntryInfo[] {
   checkPlanStore("listPlans", s);
   checkBooleanOption("store", "decode", decode);
+  return listEntries(s, decode, true);
+}
+
+/**
+ * listPlans without its argument checks; `withLog` false skips reading the store's log (verify and gc never show
+ * `created`): every entry's `created` is then its header's, or null.
+ */
+function listEntries(s: PlanStore, decode: boolean, withLog: boolean): StoreEntryInfo[] {
   const ids = scanEntries(s).ids;
-  const log = ids.length === 0 ? new Map<string, CreationRecord>() : creationRecords(logFile(s));
+  const log = withLog ? creationRecords(logFile(s), new Set(ids)) : new Map<string, CreationRecord>();
   return ids.map((id) => inspectEntry(s, id, decode, log));
 }
 
@@ -449,7 +457,7 @@ export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } 
   checkPlanStore("verifyStore", s);
   checkOptionsObject("store", "options", opts);
   const parts = storeDamage(s);
-  const all = listPlans(s, true);
+  const all = listEntries(s, true, false);
   const programs = verifyPrograms(s, opts);
   return {
     entries: all.length,
@@ -472,15 +480,10 @@ export interface StoreGcResult {
   readonly parts: readonly StoreDamage[];
   /**
    * Every path gc could not remove (or directory it could not make anew), in the order met, with why (`cannot
-   * remove: permission denied`); empty when every removal was made (and with `dryRun`).
+   * remove: permission denied`, `cannot make it anew: permission denied`); empty when every removal was made (and with
+   * `dryRun`).
    */
   readonly failed: readonly StoreDamage[];
-}
-
-/** A failure on `file` as `failed` keeps it: the problem is the error's message without `store: <file>: `. */
-function gcFailure(file: string, error: Error): StoreDamage {
-  const named = `${MODULE}: ${file}: `;
-  return { file, problem: error.message.startsWith(named) ? error.message.slice(named.length) : error.message };
 }
 
 /**
@@ -514,7 +517,7 @@ export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
   const parts = found.parts.filter((d) => !found.young.has(d.file));
   if (dryRun) {
     const abandoned = temps(s).filter((t) => t.abandoned).length;
-    const damaged = listPlans(s, true).filter((e) => e.problem !== null);
+    const damaged = listEntries(s, true, false).filter((e) => e.problem !== null);
     return { temps: abandoned, damaged: damaged.map((e) => e.id), parts, failed: [] };
   }
   const failed: StoreDamage[] = [];
@@ -523,11 +526,12 @@ export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
     try {
       if (pathKind(dir) === "missing") mkdirSync(dir);
     } catch (e) {
-      failed.push(gcFailure(dir, fsError(e, MODULE, dir, true)));
+      failed.push({ file: dir, problem: `cannot make it anew: ${fsErrorText(e, false)}` });
     }
   }
   const removedTemps = temps(s).filter((t) => t.abandoned && removeInside(t.file, failed)).length;
   const removed: string[] = [];
-  for (const e of listPlans(s, true)) if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
+  for (const e of listEntries(s, true, false))
+    if (e.problem !== null && removeInside(e.file, failed)) removed.push(e.id);
   return { temps: removedTemps, damaged: removed, parts: removedParts, failed };
 }

@@ -135,23 +135,23 @@ export function publish(tmp: string, target: string, dir: string): boolean {
 }
 
 /**
- * Opens the store at `dir`; with `create`, makes it (and its marker file) when missing. Refuses a
- * directory that is not empty and not a store.
+ * The store at `dir` when it is one (its marker names the store format), else null when it has no marker (a new
+ * directory, or one not made a store yet); nothing is made. Refuses a store path that is a file and a marker that is
+ * not a store's, as openPlanStore does.
  */
-export function openPlanStore(dir: string, create = false): PlanStore {
+export function existingPlanStore(dir: string): PlanStore | null {
   if (typeof dir !== "string" || dir === "")
     throw fail(MODULE, "BAD_OPTION", `the store directory must be a non-empty path, got ${typeof dir}`, {
       field: "dir",
     });
-  const s: PlanStore = { dir };
   const marker = join(dir, MARKER);
   try {
     const read = readRegular(marker, MARKER_LIMIT);
-    if (read === null) throw Object.assign(new Error("missing"), { code: "ENOENT" });
+    if (read === null) return null;
     if (read.problem !== null) throw new Error(read.problem);
     const text = Buffer.from(read.bytes).toString("utf8");
     if ((JSON.parse(text) as { format?: unknown }).format !== STORE_FORMAT) throw new Error("format");
-    return s;
+    return { dir };
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     // ENOTDIR: the store path is a file (the marker's parent is not a directory)
@@ -159,10 +159,21 @@ export function openPlanStore(dir: string, create = false): PlanStore {
       throw fail(MODULE, "BAD_OPTION", "is a file, not a plan store directory (give a directory, new or a store)", {
         file: dir,
       });
-    if (code !== "ENOENT")
-      throw fail(MODULE, "BAD_FORMAT", `${MARKER} is not a ${STORE_FORMAT} marker`, { file: marker });
+    if (code === "ENOENT") return null;
+    throw fail(MODULE, "BAD_FORMAT", `${MARKER} is not a ${STORE_FORMAT} marker`, { file: marker });
   }
+}
+
+/**
+ * Opens the store at `dir`; with `create`, makes it (and its marker file) when missing. Refuses a
+ * directory that is not empty and not a store.
+ */
+export function openPlanStore(dir: string, create = false): PlanStore {
+  const existing = existingPlanStore(dir);
+  if (existing !== null) return existing;
   if (!create) throw fail(MODULE, "IO", `not a plan store (no ${MARKER})`, { file: dir });
+  const s: PlanStore = { dir };
+  const marker = join(dir, MARKER);
   try {
     makeDirectories(dir); // not mkdirSync's recursive option, which spins for ever under /proc (Node 20)
     // another process may be creating the same store right now: its parts are not "others"

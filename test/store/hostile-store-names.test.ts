@@ -20,6 +20,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { generatePattern } from "../../src/patterns/index.js";
+import { plan } from "../../src/planner/registry.js";
+import { encodeScheduleArrow } from "../../src/io/schedule-arrow.js";
+import { validateWithSchema } from "../../src/io/json-schema.js";
+import { openPlanStore, resolveStoreRequest } from "../../src/store/index.js";
+import { SEAL_KEY, SEAL_PLACEHOLDER, sealBytes } from "../../src/store/entry-seal.js";
+import type { JsonValue } from "../../src/model/schedule.js";
 
 /** Runs a store command and checks it neither crashed (exit 70) nor printed a bare system error. */
 async function store(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -189,4 +196,32 @@ describe("plan store: links at the log and the marker, links and directories in 
     expect(existsSync(join(s, "tmp", "dir"))).toBe(false);
     expect((await store("verify", s)).code).toBe(0);
   });
+});
+
+describe("plan store: an old entry's header `created` that is not a creation record", () => {
+  const m = generatePattern("uniform", 8, {}, 1);
+  const forged: [string, JsonValue][] = [
+    ["an object of the wrong types", { host: "h", pid: 1, time: 5 }],
+    ["a string", "yesterday"],
+    ["an array", ["h", 1, "t"]],
+  ];
+  for (const [what, created] of forged)
+    it(`${what}: list shows no creation record (null in --json, valid against the schema), never exit 70`, async () => {
+      const s = openPlanStore(join(tempDir("old-created"), "s"), true);
+      const r = resolveStoreRequest(m, "shift");
+      const extra = { store: { id: r.id, key: r.key as unknown as JsonValue }, created };
+      const bytes = encodeScheduleArrow(plan(m, "shift"), extra, { [SEAL_KEY]: SEAL_PLACEHOLDER });
+      sealBytes(bytes);
+      mkdirSync(join(s.dir, "entries", r.id.slice(0, 2)));
+      writeFileSync(join(s.dir, "entries", r.id.slice(0, 2), `${r.id}.arrow`), bytes);
+      const list = await store("list", s.dir);
+      expect(list.code).toBe(0);
+      expect(list.out).toContain(r.id);
+      const json = await store("list", s.dir, "--json");
+      expect(json.code).toBe(0);
+      const doc = JSON.parse(json.out) as { entries: { id: string; created: unknown; problem: unknown }[] };
+      expect(() => validateWithSchema("store-list", doc, "test")).not.toThrow();
+      expect(doc.entries.map((e) => [e.id, e.created, e.problem])).toEqual([[r.id, null, null]]);
+      expect((await store("verify", s.dir)).code).toBe(0);
+    });
 });

@@ -7,7 +7,7 @@
  * answer (its `failed`), never throwing for a path it cannot remove: the CLI prints the library's result.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -209,5 +209,43 @@ describe("gcStore: a path it cannot remove is in its result, as the CLI says it"
     // a dry run removes nothing, so nothing fails: failed is empty
     writeFileSync(join(d, "none.mjs"), "");
     expect(JSON.parse(libraryGc(lib.s, join(d, "none.mjs"), true).out)).toMatchObject({ failed: [] });
+  });
+});
+
+/** The preload: mkdirSync of a store's tmp directory fails with EACCES (the builtin's ESM exports synced). */
+const MKDIR_PRELOAD = `
+import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+const real = fs.mkdirSync;
+fs.mkdirSync = (path, ...rest) => {
+  if (/[/]s[/]tmp$/.test(String(path)))
+    throw Object.assign(new Error("EACCES: permission denied, mkdir '" + String(path) + "'"), { code: "EACCES" });
+  return real(path, ...rest);
+};
+syncBuiltinESMExports();
+`;
+
+describe("store gc: a directory it cannot make anew", () => {
+  it("is named by what failed (could not make 1 directory anew), not as a path it could not remove; exit 2", () => {
+    const d = tempDir("gc-unmade");
+    const { s } = storeOfOne(d);
+    const tmp = join(s, "tmp");
+    rmSync(tmp, { recursive: true });
+    mkdirSync(join(d, "elsewhere"));
+    symlinkSync(join(d, "elsewhere"), tmp); // a damaged part gc removes, then makes anew
+    const preload = join(d, "mkdirfault.mjs");
+    writeFileSync(preload, MKDIR_PRELOAD);
+    const gc = cli(["store", "gc", s], preload);
+    expect(gc.code).toBe(2);
+    const lines = gc.err.split("\n");
+    expect(lines).toContain(`store: ${tmp}: cannot make it anew: permission denied`);
+    expect(lines).toContain(
+      "store: gc removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not make 1 directory " +
+        "anew (named above)",
+    );
+    expect(gc.err).not.toContain("could not remove");
+    expect(existsSync(join(d, "elsewhere"))).toBe(true); // the link's target is never touched
+    expect(cli(["store", "gc", s]).code).toBe(0); // without the fault tmp is made anew
+    expect(existsSync(tmp)).toBe(true);
   });
 });

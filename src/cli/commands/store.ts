@@ -26,7 +26,7 @@ import {
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import { programsDamage } from "../../store/store-programs.js";
 import { storeDamage } from "../../store/plan-store.js";
-import { entryFile } from "../../store/store-dir.js";
+import { entryFile, existingPlanStore } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
@@ -130,19 +130,23 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       // the matrix read (and the request checked) before the store is made: a missing, empty or bad matrix leaves no
       // new directory behind
       const { m, r } = resolveRequest(matrixFile, o, ctx.maxMemory);
-      const s = openPlanStore(dir, true);
-      warnProgramsDamage(s, ctx);
       const added = (status: "added" | "present", byAnotherWriter: boolean): void =>
         o.json
           ? printJson(ctx, { format: "commplan.store-add/v1", id: r.id, status, byAnotherWriter })
           : ctx.io.out(`${r.id}\n`);
-      if (getPlanById(s, r.id) !== null) {
+      // an existing store is looked into without making anything; a new one is made only once the plan is made, so
+      // a plan the memory check or the planner refuses leaves no new directory behind either
+      const existing = existingPlanStore(dir);
+      if (existing !== null) warnProgramsDamage(existing, ctx);
+      if (existing !== null && getPlanById(existing, r.id) !== null) {
         ctx.io.err(`store: ${r.id} present\n`);
         added("present", false);
         return;
       }
       checkStorePlanMemory("store", m, r.key.algorithm, r.key.payload, ctx.maxMemory, { file: matrixFile });
-      const res = addPlan(s, r.key, planForRequest(m, r), { matrixFile: basename(matrixFile), p: m.p });
+      const plan = planForRequest(m, r);
+      const s = existing ?? openPlanStore(dir, true);
+      const res = addPlan(s, r.key, plan, { matrixFile: basename(matrixFile), p: m.p });
       ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
       added(res.written ? "added" : "present", !res.written);
     });
@@ -450,14 +454,22 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
       const parts = counted(r.parts.length, "damaged part", "damaged parts");
       const summary = `${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}`;
-      if (r.failed.length > 0)
-        throw fail(
-          "store",
-          "IO",
-          `gc ${summary}, but could not remove ${counted(r.failed.length, "path", "paths")} (named above)`,
-        );
+      if (r.failed.length > 0) throw fail("store", "IO", `gc ${summary}, but ${gcFailedText(r.failed)} (named above)`);
       if (!o.json) ctx.io.out(`store: ${summary}\n`);
     });
+}
+
+/**
+ * What gc could not do, by what failed: `could not remove N paths`, `could not make N directories anew`, or both (a
+ * directory it could not make anew is kept in `failed` as `cannot make it anew: ...`).
+ */
+function gcFailedText(failed: readonly { problem: string }[]): string {
+  const unmade = failed.filter((f) => f.problem.startsWith("cannot make it anew")).length;
+  const unremoved = failed.length - unmade;
+  return [
+    ...(unremoved > 0 ? [`could not remove ${counted(unremoved, "path", "paths")}`] : []),
+    ...(unmade > 0 ? [`could not make ${counted(unmade, "directory", "directories")} anew`] : []),
+  ].join(" and ");
 }
 
 /** Registers `store` and its sub-commands. */
