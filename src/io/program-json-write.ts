@@ -25,7 +25,7 @@ import {
 import { FORMAT_NAMES } from "./json-schema.js";
 import { commitRenames, someNames, type StagedRename } from "./commit-files.js";
 import { CommplanError, fail, isCommplanError } from "../model/errors.js";
-import { checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
+import { checkOptionKeys, checkOptionsObject, checkPathArg, describeValue } from "../model/option-checks.js";
 import { oneLine } from "../internal/quoted.js";
 import { AsciiWriter, pieceText } from "../internal/ascii-writer.js";
 import { checkProgress, progressTicker, type ProgressCallback } from "../model/progress.js";
@@ -293,15 +293,7 @@ const SPLIT_BATCH = 256;
  * before anything is written (refuseIrregularEntries).
  */
 export async function writeProgramSplit(prog: Program, dir: string, opts: ProgramWriteOptions = {}): Promise<void> {
-  checkArg(
-    MODULE,
-    "writeProgramSplit",
-    "dir",
-    dir,
-    typeof dir === "string" && dir !== "",
-    "a directory path",
-    "BAD_OPTION",
-  );
+  checkPathArg(MODULE, "writeProgramSplit", "dir", dir, "a directory path");
   checkOptionsObject(MODULE, "options", opts);
   checkOptionKeys(MODULE, opts, [...OUTPUT_OPTION_KEYS, "progress"]);
   checkProgramArg(MODULE, prog, "writeProgramSplit");

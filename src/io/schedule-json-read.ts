@@ -5,7 +5,7 @@
 import { DocumentStart } from "./json-text.js";
 import { createReadStream } from "node:fs";
 import { fail } from "../model/errors.js";
-import { describeValue } from "../model/option-checks.js";
+import { checkOptionsObject, checkPathArg, describeValue } from "../model/option-checks.js";
 import type { CommplanError } from "../model/errors.js";
 import { fsError } from "./file-output.js";
 import { growF64, growU32 } from "../internal/growable.js";
@@ -15,7 +15,6 @@ import { decodeJsonString, JsonSyntaxError, JsonTokenizer } from "./json-tokeniz
 import type { JsonTokenHandler } from "./json-tokenizer.js";
 import type { ChunkTable, Rearrange, Schedule, StageInfo } from "../model/schedule.js";
 import { jsonExcerpt, quoted } from "../internal/quoted.js";
-import { checkArg, checkOptionsObject } from "../model/option-checks.js";
 
 const MODULE = "schedule";
 
@@ -791,15 +790,7 @@ export interface ReadScheduleOptions {
 
 /** Reads a schedule file (path, or "-" for stdin) as a stream, without holding its text in memory. */
 export async function readScheduleJson(source: string, opts: ReadScheduleOptions = {}): Promise<Schedule> {
-  checkArg(
-    MODULE,
-    "readScheduleJson",
-    "source",
-    source,
-    typeof source === "string" && source !== "",
-    'a path or "-"',
-    "BAD_OPTION",
-  );
+  checkPathArg(MODULE, "readScheduleJson", "source", source, 'a path or "-"');
   checkOptionsObject(MODULE, "options", opts);
   const file = source === "-" ? "<stdin>" : source;
   const reader = new ScheduleJsonReader(file);

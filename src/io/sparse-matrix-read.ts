@@ -11,7 +11,7 @@ import { memoryBudgetOf } from "../host/memory.js";
 import { quoted } from "../internal/quoted.js";
 import { sparseFromCoordinates, type SparseStructure } from "../model/sparse-structure.js";
 import { fsError } from "./file-output.js";
-import { checkArg, checkOptionsObject } from "../model/option-checks.js";
+import { checkArg, checkOptionsObject, checkPathArg } from "../model/option-checks.js";
 
 const MODULE = "sparse-matrix";
 /** The largest file read (bytes): a sparse matrix of about 20 million stored entries. */
@@ -189,15 +189,7 @@ function utf8Text(bytes: Buffer, file: string): string {
  * arrive: stdin, a FIFO or a device has no size to check first) into its structure.
  */
 export function readSparseMatrixFile(path: string, opts: SparseReadOptions = {}): SparseStructure {
-  checkArg(
-    MODULE,
-    "readSparseMatrixFile",
-    "path",
-    path,
-    typeof path === "string" && path !== "",
-    'a path or "-"',
-    "BAD_OPTION",
-  );
+  checkPathArg(MODULE, "readSparseMatrixFile", "path", path, 'a path or "-"');
   checkOptionsObject(MODULE, "options", opts);
   const file = path === "-" ? "<stdin>" : path;
   const past = (): never => {

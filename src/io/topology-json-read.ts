@@ -12,7 +12,7 @@ import { validateWithSchema } from "./json-schema.js";
 import { JsonSyntaxError, JsonTokenizer, decodeJsonString } from "./json-tokenizer.js";
 import { jsonDocumentText } from "./json-text.js";
 import type { JsonTokenHandler } from "./json-tokenizer.js";
-import { checkArg } from "../model/option-checks.js";
+import { checkArg, checkPathArg } from "../model/option-checks.js";
 
 const MODULE = "topology";
 /** The largest topology document the reader parses (it is parsed whole). */
@@ -162,7 +162,7 @@ function parseTopology(text: string, file: string | undefined): TopologyDescript
 
 /** Reads a topology JSON file (refused past MAX_TOPOLOGY_BYTES). */
 export function readTopologyJson(file: string): TopologyDescription {
-  checkArg(MODULE, "readTopologyJson", "file", file, typeof file === "string" && file !== "", "a path", "BAD_OPTION");
+  checkPathArg(MODULE, "readTopologyJson", "file", file, "a path");
   let bytes: Buffer;
   try {
     const size = statSync(file).size;

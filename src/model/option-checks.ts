@@ -87,6 +87,11 @@ export function checkArg(
   if (!ok) throw fail(module, code, `${fn}: ${field} must be ${what}, got ${describeValue(v)}`, { field });
 }
 
+/** checkArg of a path argument, a non-empty string (`what`: 'a path or "-"', "a directory path"), as BAD_OPTION. */
+export function checkPathArg(module: string, fn: string, field: string, v: unknown, what: string): void {
+  checkArg(module, fn, field, v, typeof v === "string" && v !== "", what, "BAD_OPTION");
+}
+
 /** Whether `v` is an integer in lo..hi. */
 export function isIntIn(v: unknown, lo: number, hi: number): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= lo && v <= hi;
