@@ -7,6 +7,7 @@ import { CommplanError, fail, isCommplanError } from "../model/errors.js";
 import { quoted } from "../internal/quoted.js";
 import { didYouMean } from "../internal/did-you-mean.js";
 import { intOption } from "./io.js";
+import { MAX_SIM_PORTS } from "../machines/sim/request.js";
 
 /** What a command's `--ports` accepts. */
 export interface PortsRule {
@@ -26,7 +27,7 @@ export const VERIFIER_PORTS = { max: 1 << 20, noUnlimited: null } as const;
  * node's ports one by one, and its JSON reports the count.
  */
 export const SIMULATOR_PORTS = {
-  max: 1024,
+  max: MAX_SIM_PORTS,
   noUnlimited:
     "the simulator replays a finite number of ports per node, and its JSON reports the count: give one up to 1024 " +
     "(as many as the messages a node posts at once)",

@@ -7,6 +7,7 @@ import { checkMachine } from "../model/machine.js";
 import { checkMaxMemory } from "../model/memory-budget.js";
 import { checkBooleanOption, checkOptionKeys, checkOptionsObject, describeValue } from "../model/option-checks.js";
 import { checkSeed } from "../model/param-spec.js";
+import { MAX_SIM_PORTS } from "../machines/sim/request.js";
 import {
   bestBound,
   busiestLinkBound,
@@ -169,9 +170,6 @@ const CANDIDATE_REQUEST_KEYS: readonly string[] = Object.freeze([
   "maxMemory",
   "runtime",
 ]);
-
-/** The most ports per node the simulated machine replays (its request's range, 1..1024). */
-const MAX_SIM_PORTS = 1024;
 
 /**
  * The simulated machine's ports, checked here as compare's (not under the lower bounds' or simulate's name, and

@@ -280,6 +280,9 @@ export function resolveSimRequest(req: SimulatorRequest, machine: MachineModel):
   return { kind: "replay", options: resolveReplay(req, machine) };
 }
 
+/** The most send and receive ports per node a replay takes (the simulator replays each port; compare, simulate). */
+export const MAX_SIM_PORTS = 1024;
+
 /**
  * The numeric and enumerated options of a replay, checked by resolveSpecs (the rules between them follow in
  * resolveReplay).
@@ -289,7 +292,12 @@ const SIM_SPECS = {
     description: "blocking or nonblocking (004 sec 2.2)",
     default: "blocking",
   }),
-  ports: integer({ description: "send and receive ports per node", min: 1, max: 1024, derived: "the machine's" }),
+  ports: integer({
+    description: "send and receive ports per node",
+    min: 1,
+    max: MAX_SIM_PORTS,
+    derived: "the machine's",
+  }),
   sendBuffers: integer({
     description: "nonblocking mode: interface send buffers per node",
     min: 1,
