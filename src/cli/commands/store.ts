@@ -26,7 +26,7 @@ import {
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import { programsDamage } from "../../store/store-programs.js";
 import { storeDamage } from "../../store/plan-store.js";
-import { entryFile, existingPlanStore } from "../../store/store-dir.js";
+import { checkNewStoreDirectory, entryFile, existingPlanStore } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
@@ -137,6 +137,8 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       // an existing store is looked into without making anything; a new one is made only once the plan is made, so
       // a plan the memory check or the planner refuses leaves no new directory behind either
       const existing = existingPlanStore(dir);
+      // a directory that cannot become a store is refused before planning, which can take seconds at large P
+      if (existing === null) checkNewStoreDirectory(dir);
       if (existing !== null) warnProgramsDamage(existing, ctx);
       if (existing !== null && getPlanById(existing, r.id) !== null) {
         ctx.io.err(`store: ${r.id} present\n`);
