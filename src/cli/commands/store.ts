@@ -26,6 +26,7 @@ import {
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import { programsDamage } from "../../store/store-programs.js";
 import { storeDamage } from "../../store/plan-store.js";
+import { gcFailedText } from "./store-gc-failed.js";
 import { checkNewStoreDirectory, entryFile, existingPlanStore } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
@@ -459,19 +460,6 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       if (r.failed.length > 0) throw fail("store", "IO", `gc ${summary}, but ${gcFailedText(r.failed)} (named above)`);
       if (!o.json) ctx.io.out(`store: ${summary}\n`);
     });
-}
-
-/**
- * What gc could not do, by what failed: `could not remove N paths`, `could not make N directories anew`, or both (a
- * directory it could not make anew is kept in `failed` as `cannot make it anew: ...`).
- */
-function gcFailedText(failed: readonly { problem: string }[]): string {
-  const unmade = failed.filter((f) => f.problem.startsWith("cannot make it anew")).length;
-  const unremoved = failed.length - unmade;
-  return [
-    ...(unremoved > 0 ? [`could not remove ${counted(unremoved, "path", "paths")}`] : []),
-    ...(unmade > 0 ? [`could not make ${counted(unmade, "directory", "directories")} anew`] : []),
-  ].join(" and ");
 }
 
 /** Registers `store` and its sub-commands. */
