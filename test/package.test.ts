@@ -60,7 +60,14 @@ describe("the npm package", () => {
     }
     expect(files).toContain("dist/index.js");
     expect([...files].filter((f) => /^dist\/entries\/[\w-]+\.js$/.test(f)).length).toBeGreaterThanOrEqual(8);
-    for (const f of ["LICENSE", "README.md", "package.json", "bin/commplan.js", "schemas/schedule.v1.schema.json"])
+    for (const f of [
+      "LICENSE",
+      "README.md",
+      "CHANGELOG.md",
+      "package.json",
+      "bin/commplan.js",
+      "schemas/schedule.v1.schema.json",
+    ])
       expect(files).toContain(f);
     for (const f of ["build.sh", "main.c", "program.c", "program.h", "exchange.c", "exchange.h", "pattern.c"])
       expect(files).toContain(`runtimes/executor/${f}`);

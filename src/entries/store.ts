@@ -17,6 +17,7 @@ export {
   type StoreEntryInfo,
   type StoreReport,
   type StoreGcResult,
+  type StoreGcFailure,
   type StoreDamage,
   type ProgramDamage,
   type CreationRecord,

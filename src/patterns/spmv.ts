@@ -12,21 +12,54 @@ import { checkArg, isIntIn } from "../model/option-checks.js";
 import { MAX_ELEMENT_BYTES, MAX_P } from "../model/limits.js";
 import { sparseStructureProblem } from "../model/sparse-structure.js";
 
-/**
- * The rank owning index c of n split over p ranks as PETSc's PetscSplitOwnership does (the first n mod p ranks own one
- * more).
- */
-export function blockOwner(n: number, p: number, c: number): number {
+/** blockOwner without its checks: the spmv pattern's per-column lookup (its arguments checked once by the caller). */
+function ownerOf(n: number, p: number, c: number): number {
   const q = Math.floor(n / p),
     r = n % p;
   return c < r * (q + 1) ? Math.floor(c / (q + 1)) : r + Math.floor((c - r * (q + 1)) / q);
 }
 
-/** The first index rank i owns under blockOwner's split. */
-export function blockStart(n: number, p: number, i: number): number {
+/** blockStart without its checks: the spmv pattern's per-rank lookup. */
+function startOf(n: number, p: number, i: number): number {
   const q = Math.floor(n / p),
     r = n % p;
   return i * q + Math.min(i, r);
+}
+
+/** Refuses, naming `fn`, an `n` that is not an integer in lo..2^53 - 1 or a `p` that is not an integer in 1..MAX_P. */
+function checkSplit(fn: string, n: unknown, p: unknown, lo: number): void {
+  const what = `an integer in ${lo}..${Number.MAX_SAFE_INTEGER}`;
+  checkArg("patterns", fn, "n", n, isIntIn(n, lo, Number.MAX_SAFE_INTEGER), what, "BAD_OPTION");
+  checkArg("patterns", fn, "p", p, isIntIn(p, 1, MAX_P), `an integer in 1..${MAX_P}`, "BAD_OPTION");
+}
+
+/**
+ * The rank owning index c of n split over p ranks as PETSc's PetscSplitOwnership does (the first n mod p ranks own one
+ * more). Refuses in one line an n that is not an integer >= 1, a p not in 1..MAX_P or a c that is not an index in
+ * 0..n-1.
+ */
+export function blockOwner(n: number, p: number, c: number): number {
+  checkSplit("blockOwner", n, p, 1);
+  checkArg("patterns", "blockOwner", "c", c, isIntIn(c, 0, n - 1), `an index in 0..${n - 1}`, "BAD_OPTION");
+  return ownerOf(n, p, c);
+}
+
+/**
+ * The first index rank i owns under blockOwner's split (i = p: n, the end of the last). Refuses in one line an n that
+ * is not an integer >= 0, a p not in 1..MAX_P or an i that is not a rank in 0..p.
+ */
+export function blockStart(n: number, p: number, i: number): number {
+  checkSplit("blockStart", n, p, 0);
+  checkArg(
+    "patterns",
+    "blockStart",
+    "i",
+    i,
+    isIntIn(i, 0, p),
+    `a rank in 0..${p} (p: the end of the last)`,
+    "BAD_OPTION",
+  );
+  return startOf(n, p, i);
 }
 
 /**
@@ -66,15 +99,15 @@ export function spmvFromStructure(p: number, a: SparseStructure, elementBytes = 
     to = growU32(),
     size = growF64();
   for (let i = 0; i < p; i++) {
-    const lo = blockStart(a.rows, p, i),
-      hi = blockStart(a.rows, p, i + 1);
+    const lo = startOf(a.rows, p, i),
+      hi = startOf(a.rows, p, i + 1);
     let n = 0;
     for (let row = lo; row < hi; row++)
       for (let e = a.rowStart[row]!; e < a.rowStart[row + 1]!; e++) {
         const c = a.colIndex[e]!;
         if (stamp[c] === i + 1) continue;
         stamp[c] = i + 1;
-        const j = blockOwner(a.cols, p, c);
+        const j = ownerOf(a.cols, p, c);
         if (j === i) continue;
         if (count[j] === 0) touched[n++] = j;
         count[j] = count[j]! + 1;

@@ -18,6 +18,7 @@ export {
   type PlanStore,
   type StoreDamage,
   type StoreGcResult,
+  type StoreGcFailure,
   type StoreEntryInfo,
   type StoreReport,
   type CreationRecord,

@@ -471,6 +471,15 @@ export function verifyStore(s: PlanStore, opts: { readonly maxMemory?: number } 
 }
 
 /**
+ * A path gcStore could not remove (`kind` "remove") or a directory of the store it removed as damaged and could not
+ * make anew (`kind` "remake"), with why (`problem`: `cannot remove: permission denied`, `cannot make it anew:
+ * permission denied`). Tell the two apart by `kind`; `problem` is for people.
+ */
+export interface StoreGcFailure extends StoreDamage {
+  readonly kind: "remove" | "remake";
+}
+
+/**
  * What gcStore removed (with `dryRun`: would remove): abandoned temporary files, damaged entries (by id), damaged
  * parts; and what it could not remove.
  */
@@ -479,23 +488,22 @@ export interface StoreGcResult {
   readonly damaged: readonly string[];
   readonly parts: readonly StoreDamage[];
   /**
-   * Every path gc could not remove (or directory it could not make anew), in the order met, with why (`cannot
-   * remove: permission denied`, `cannot make it anew: permission denied`); empty when every removal was made (and with
-   * `dryRun`).
+   * Every path gc could not remove or directory it could not make anew, in the order met: `{ file, problem, kind }`,
+   * `kind` "remove" or "remake" (StoreGcFailure); empty when every removal was made (and with `dryRun`).
    */
-  readonly failed: readonly StoreDamage[];
+  readonly failed: readonly StoreGcFailure[];
 }
 
 /**
  * Removes a path inside the store, following no link (a link is unlinked, its target never touched); a failure is kept
- * in `failed` (the path and why) and the caller goes on with the other removals.
+ * in `failed` (the path, why, kind "remove") and the caller goes on with the other removals.
  */
-function removeInside(path: string, failed: StoreDamage[]): boolean {
+function removeInside(path: string, failed: StoreGcFailure[]): boolean {
   try {
     rmSync(path, { recursive: true, force: true });
     return true;
   } catch (e) {
-    failed.push({ file: path, problem: `cannot remove: ${fsErrorText(e, false)}` });
+    failed.push({ file: path, problem: `cannot remove: ${fsErrorText(e, false)}`, kind: "remove" });
     return false;
   }
 }
@@ -506,7 +514,8 @@ function removeInside(path: string, failed: StoreDamage[]): boolean {
  * the temporary and entries directories made anew); returns what it removed. With `dryRun` it removes nothing and
  * returns what it would remove now (a damaged part's contents are not looked into: removing the part removes them).
  * A stray under entries/ younger than an hour is left alone (isYoung). A path it cannot remove does not stop it: it
- * goes on with every other removal and returns each such path in `failed` with why, beside what it removed, so a
+ * goes on with every other removal and returns each such path in `failed` with why and its kind (StoreGcFailure),
+ * beside what it removed, so a
  * caller can say what state the store is in (`store gc` prints both). An error finding what to remove (a directory
  * that cannot be listed) is thrown.
  */
@@ -520,13 +529,13 @@ export function gcStore(s: PlanStore, dryRun = false): StoreGcResult {
     const damaged = listEntries(s, true, false).filter((e) => e.problem !== null);
     return { temps: abandoned, damaged: damaged.map((e) => e.id), parts, failed: [] };
   }
-  const failed: StoreDamage[] = [];
+  const failed: StoreGcFailure[] = [];
   const removedParts = parts.filter((d) => removeInside(d.file, failed));
   for (const dir of [tmpDir(s), entriesDir(s)]) {
     try {
       if (pathKind(dir) === "missing") mkdirSync(dir);
     } catch (e) {
-      failed.push({ file: dir, problem: `cannot make it anew: ${fsErrorText(e, false)}` });
+      failed.push({ file: dir, problem: `cannot make it anew: ${fsErrorText(e, false)}`, kind: "remake" });
     }
   }
   const removedTemps = temps(s).filter((t) => t.abandoned && removeInside(t.file, failed)).length;

@@ -165,6 +165,41 @@ export function existingPlanStore(dir: string): PlanStore | null {
 }
 
 /**
+ * Refuses `dir`, a directory that is not a store yet, when it holds anything a store does not keep or a store's part
+ * of the wrong kind (a link at tmp, entries or log), with the errors openPlanStore's create gives; a directory that
+ * does not exist passes. The checks openPlanStore makes before it makes anything, made alone so that `store add`
+ * refuses before it plans.
+ */
+export function checkNewStoreDirectory(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return; // to be made (or refused) when the store is made
+    throw fsError(e, MODULE, dir, true);
+  }
+  // another process may be creating the same store right now: its parts are not "others"
+  const others = names.filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
+  if (others.length > 0)
+    throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
+  // a store's part already there must be of its kind: nothing is made or written through a link at tmp, entries, log
+  const s: PlanStore = { dir };
+  const early =
+    partDamage(tmpDir(s), "directory", TMP_PART, true) ??
+    partDamage(entriesDir(s), "directory", ENTRIES_PART, true) ??
+    partDamage(logFile(s), "file", LOG_PART, true);
+  if (early !== null)
+    throw fail(
+      MODULE,
+      "BAD_OPTION",
+      `${early.problem}, in a directory that is not a plan store yet (no ${MARKER}): refused; remove it or give ` +
+        "another directory",
+      { file: early.file },
+    );
+}
+
+/**
  * Opens the store at `dir`; with `create`, makes it (and its marker file) when missing. Refuses a
  * directory that is not empty and not a store.
  */
@@ -176,23 +211,7 @@ export function openPlanStore(dir: string, create = false): PlanStore {
   const marker = join(dir, MARKER);
   try {
     makeDirectories(dir); // not mkdirSync's recursive option, which spins for ever under /proc (Node 20)
-    // another process may be creating the same store right now: its parts are not "others"
-    const others = readdirSync(dir).filter((n) => !["tmp", "entries", "log", MARKER].includes(n));
-    if (others.length > 0)
-      throw fail(MODULE, "BAD_OPTION", `not empty and not a plan store (holds ${others[0]})`, { file: dir });
-    // a store's part already there must be of its kind: nothing is made or written through a link at tmp, entries, log
-    const early =
-      partDamage(tmpDir(s), "directory", TMP_PART, true) ??
-      partDamage(entriesDir(s), "directory", ENTRIES_PART, true) ??
-      partDamage(logFile(s), "file", LOG_PART, true);
-    if (early !== null)
-      throw fail(
-        MODULE,
-        "BAD_OPTION",
-        `${early.problem}, in a directory that is not a plan store yet (no ${MARKER}): refused; remove it or give ` +
-          "another directory",
-        { file: early.file },
-      );
+    checkNewStoreDirectory(dir);
     makeDirectories(tmpDir(s));
     makeDirectories(entriesDir(s));
     const bad =

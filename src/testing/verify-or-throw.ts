@@ -5,7 +5,10 @@ import type { Report } from "../verifier/index.js";
 import { checkScheduleFor, failureLine, type CheckFailure, type ScheduleCheckOptions } from "./schedule-check.js";
 import { checkMatrixArg } from "../model/matrix.js";
 
-/** Thrown by verifyOrThrow: `check` is the failed check's id, `witness` its counterexample. */
+/**
+ * Thrown by verifyOrThrow (and the kit's properties): `check` is the failed check's id, `witness` its counterexample;
+ * its message starts with the module, as the kit's other errors do: `testing: check 'causality' fails (...): ...`.
+ */
 export class ScheduleCheckError extends Error {
   override readonly name = "ScheduleCheckError";
   /**
@@ -22,7 +25,7 @@ export class ScheduleCheckError extends Error {
    */
   readonly report: Report | null;
   constructor(failure: CheckFailure, report: Report | null) {
-    super(`commplan: ${failureLine(failure)}`);
+    super(`testing: ${failureLine(failure)}`);
     this.check = failure.check;
     this.title = failure.title;
     this.witness = failure.witness;

@@ -124,6 +124,8 @@ const CASES: { readonly [name: string]: readonly unknown[][] } = {
   moeCapacity: [...NULLISH, [4, null], [4, { tokens: 8 }]],
   resolvePatternOptions: [...OBJ, [patterns.findPattern("uniform"), null]],
   spmvFromStructure: [...NULLISH, [4, null], [4, {}], [4, { rows: 1, cols: 1 }]],
+  blockOwner: [...NULLISH, [10, 0, 1], [10, 3, 10], [10, 3, -1], [10, 2.5, 1], [10, 3, 1.5], [NaN, 3, 1], [0, 3, 0]],
+  blockStart: [...NULLISH, [10, 0, 0], [10, 3, 4], [10, 3, -1], [10, 3, 0.5], [-1, 3, 0], [10, "3", 0]],
   // commplan/sim
   bestBound: [...NULLISH, [[], null]],
   buildTopology: [...NULLISH, [{}]],
@@ -229,8 +231,6 @@ const UNCHECKED: { readonly [name: string]: string } = {
   ScheduleCheckError: "the testing kit's failure class (a failed check, not an argument problem)",
   isCommplanError: "a predicate: any value is its input",
   isColumnarSchedule: "a predicate: any value is its input",
-  blockOwner: "left as it was: a per-column lookup of the spmv pattern's hot loop; plain numbers in, NaN for others",
-  blockStart: "left as it was: a per-rank lookup of the spmv pattern's hot loop; plain numbers in, NaN for others",
 };
 
 /**

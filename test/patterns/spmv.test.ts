@@ -2,9 +2,15 @@
 import { describe, expect, it } from "vitest";
 import { matrixToRows } from "../../src/model/matrix.js";
 import { sparseFromCoordinates, type SparseStructure } from "../../src/model/sparse-structure.js";
-import { blockOwner, generatePattern, generatePatternWithNotes, spmvFromStructure } from "../../src/patterns/index.js";
+import {
+  blockOwner,
+  blockStart,
+  generatePattern,
+  generatePatternWithNotes,
+  spmvFromStructure,
+} from "../../src/patterns/index.js";
 import { readSparseMatrixFile } from "../../src/io/sparse-matrix-read.js";
-import { errorOf } from "../helpers/errors.js";
+import { errorOf, loose, refused } from "../helpers/errors.js";
 
 const FIXTURE = new URL("../fixtures/matrices/west0479.mtx", import.meta.url).pathname;
 
@@ -86,5 +92,44 @@ describe("spmv", () => {
     expect(errorOf(() => generatePattern("uniform", 4, {}, 1, { sparse: a })).message).toBe(
       "patterns: pattern 'uniform' reads no file; it takes no input sparse",
     );
+  });
+
+  it("blockOwner and blockStart: PETSc's split (the first n mod p ranks own one more), each index owned once", () => {
+    for (const [n, p] of [
+      [10, 3],
+      [3, 5],
+      [12, 4],
+      [1, 1],
+    ] as const) {
+      const starts = Array.from({ length: p + 1 }, (_, i) => blockStart(n, p, i));
+      expect(starts[0]).toBe(0);
+      expect(starts[p]).toBe(n);
+      for (let c = 0; c < n; c++) {
+        const o = blockOwner(n, p, c);
+        expect(c >= starts[o]! && c < starts[o + 1]!, `n ${n} p ${p} c ${c}`).toBe(true);
+      }
+    }
+    expect([0, 1, 2, 3].map((i) => blockStart(10, 3, i))).toEqual([0, 4, 7, 10]);
+  });
+
+  it("blockOwner and blockStart refuse what is not a split in one line naming the argument, never NaN", () => {
+    expect(refused(() => blockOwner(10, 0, 1), "BAD_OPTION", "p")).toBe(
+      "patterns: blockOwner: p must be an integer in 1..1048576, got 0",
+    );
+    expect(refused(() => blockOwner(10, 3, 10), "BAD_OPTION", "c")).toBe(
+      "patterns: blockOwner: c must be an index in 0..9, got 10",
+    );
+    expect(refused(() => blockOwner(10, 3, 1.5), "BAD_OPTION", "c")).toMatch(/got 1\.5$/);
+    expect(refused(() => blockOwner(0, 3, 0), "BAD_OPTION", "n")).toMatch(
+      /^patterns: blockOwner: n must be an integer in 1\.\./,
+    );
+    expect(refused(() => loose(blockOwner)("10", 3, 1), "BAD_OPTION", "n")).toMatch(/got "10"$/);
+    expect(refused(() => blockStart(10, 3, 4), "BAD_OPTION", "i")).toBe(
+      "patterns: blockStart: i must be a rank in 0..3 (p: the end of the last), got 4",
+    );
+    expect(refused(() => blockStart(-1, 3, 0), "BAD_OPTION", "n")).toMatch(/^patterns: blockStart: n must be/);
+    expect(refused(() => blockStart(NaN, 3, 0), "BAD_OPTION", "n")).toMatch(/got NaN$/);
+    expect(refused(() => loose(blockStart)(10, null, 0), "BAD_OPTION", "p")).toMatch(/got null$/);
+    expect(blockStart(0, 3, 3)).toBe(0); // an empty split is a split
   });
 });

@@ -4,7 +4,8 @@
  * file in tmp/ is; one gc cannot remove (EACCES, simulated by a preload in the CLI's own process, as the tests run as
  * root) is a one-line error naming it, after every other removal is done, never an internal error; gc then names what
  * it removed and what it did not (--json: `failed`), so the store's state is known. The library's gcStore gives the same
- * answer (its `failed`), never throwing for a path it cannot remove: the CLI prints the library's result.
+ * answer (its `failed`, each with its `kind`: "remove" or "remake"), never throwing for a path it cannot remove: the
+ * CLI prints the library's result and names what failed by the kind.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
@@ -135,8 +136,8 @@ describe("store gc: a stray it cannot remove", () => {
       damaged: [id],
       parts: [],
       failed: [
-        { file: backup, problem: "cannot remove: permission denied" },
-        { file: backup2, problem: "cannot remove: permission denied" },
+        { file: backup, problem: "cannot remove: permission denied", kind: "remove" },
+        { file: backup2, problem: "cannot remove: permission denied", kind: "remove" },
       ],
     });
     expect(gc.err.split("\n")).toEqual([
@@ -192,8 +193,8 @@ describe("gcStore: a path it cannot remove is in its result, as the CLI says it"
       damaged: [lib.id],
       parts: [{ file: join(lib.s, "entries", "stray"), problem: `a directory ${never}` }],
       failed: [
-        { file: join(lib.s, "entries", "backup"), problem: "cannot remove: permission denied" },
-        { file: join(lib.s, "entries", "backup2"), problem: "cannot remove: permission denied" },
+        { file: join(lib.s, "entries", "backup"), problem: "cannot remove: permission denied", kind: "remove" },
+        { file: join(lib.s, "entries", "backup2"), problem: "cannot remove: permission denied", kind: "remove" },
       ],
     });
     expect(existsSync(lib.entry)).toBe(false);
@@ -245,6 +246,18 @@ describe("store gc: a directory it cannot make anew", () => {
     );
     expect(gc.err).not.toContain("could not remove");
     expect(existsSync(join(d, "elsewhere"))).toBe(true); // the link's target is never touched
+    // the library's result and --json say which by `kind`, not by the wording of `problem` (tmp is gone: made anew)
+    rmSync(tmp, { recursive: true, force: true });
+    symlinkSync(join(d, "elsewhere"), tmp);
+    const lib = JSON.parse(libraryGc(s, preload, false).out) as { failed: unknown[] };
+    expect(lib.failed).toEqual([{ file: tmp, problem: "cannot make it anew: permission denied", kind: "remake" }]);
+    rmSync(tmp, { recursive: true, force: true });
+    symlinkSync(join(d, "elsewhere"), tmp);
+    const json = cli(["store", "gc", s, "--json"], preload);
+    expect(json.code).toBe(2);
+    const doc = JSON.parse(json.out) as Record<string, unknown>;
+    expect(() => validateWithSchema("store-gc", doc, "test")).not.toThrow();
+    expect(doc["failed"]).toEqual(lib.failed);
     expect(cli(["store", "gc", s]).code).toBe(0); // without the fault tmp is made anew
     expect(existsSync(tmp)).toBe(true);
   });

@@ -65,6 +65,10 @@ describe("verifyOrThrow and toBeValidScheduleFor", () => {
     expect(e).toBeInstanceOf(ScheduleCheckError);
     expect((e as ScheduleCheckError).check).toBe("node-contention");
     expect((e as ScheduleCheckError).witness).toMatch(/node 0 receives 2 messages/);
+    // the message starts with the module, as the kit's other errors ("testing: matrixArb: ...") do
+    expect((e as ScheduleCheckError).message).toMatch(
+      /^testing: check 'node-contention' fails \(.*\): step 0: node 0 /,
+    );
     expect(() => expect(twoSenders(m3)).toBeValidScheduleFor(m3)).toThrow(
       /3 x 3 matrix: check 'node-contention' fails .*node 0 receives 2 messages/,
     );
@@ -338,6 +342,7 @@ describe("runtimeProperty", () => {
     });
     expect((r.errorInstance as ScheduleCheckError).check).toBe("timed-causality");
     expect((r.errorInstance as ScheduleCheckError).witness).toMatch(/forwarding elements of message/);
+    expect((r.errorInstance as ScheduleCheckError).message).toMatch(/^testing: check 'timed-causality' fails /);
     expect(r.counterexample![0].p).toBe(3);
   });
 

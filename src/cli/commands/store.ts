@@ -26,7 +26,8 @@ import {
 import type { PlanStore, ResolvedRequest, StoreEntryInfo, StoreOrigin, StoreReport } from "../../store/index.js";
 import { programsDamage } from "../../store/store-programs.js";
 import { storeDamage } from "../../store/plan-store.js";
-import { entryFile, existingPlanStore } from "../../store/store-dir.js";
+import { gcFailedText } from "./store-gc-failed.js";
+import { checkNewStoreDirectory, entryFile, existingPlanStore } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
@@ -137,6 +138,8 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       // an existing store is looked into without making anything; a new one is made only once the plan is made, so
       // a plan the memory check or the planner refuses leaves no new directory behind either
       const existing = existingPlanStore(dir);
+      // a directory that cannot become a store is refused before planning, which can take seconds at large P
+      if (existing === null) checkNewStoreDirectory(dir);
       if (existing !== null) warnProgramsDamage(existing, ctx);
       if (existing !== null && getPlanById(existing, r.id) !== null) {
         ctx.io.err(`store: ${r.id} present\n`);
@@ -457,19 +460,6 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       if (r.failed.length > 0) throw fail("store", "IO", `gc ${summary}, but ${gcFailedText(r.failed)} (named above)`);
       if (!o.json) ctx.io.out(`store: ${summary}\n`);
     });
-}
-
-/**
- * What gc could not do, by what failed: `could not remove N paths`, `could not make N directories anew`, or both (a
- * directory it could not make anew is kept in `failed` as `cannot make it anew: ...`).
- */
-function gcFailedText(failed: readonly { problem: string }[]): string {
-  const unmade = failed.filter((f) => f.problem.startsWith("cannot make it anew")).length;
-  const unremoved = failed.length - unmade;
-  return [
-    ...(unremoved > 0 ? [`could not remove ${counted(unremoved, "path", "paths")}`] : []),
-    ...(unmade > 0 ? [`could not make ${counted(unmade, "directory", "directories")} anew`] : []),
-  ].join(" and ");
 }
 
 /** Registers `store` and its sub-commands. */
