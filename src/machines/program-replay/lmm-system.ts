@@ -14,14 +14,8 @@ export interface LmmNetwork {
   readonly fatpipe: Uint8Array;
   readonly routeStart: Int32Array;
   readonly routeLinks: Int32Array;
-  /** Flow op's weight, by flow id. */
   readonly weight: Float64Array;
-  /**
-   * Flow op's route is route routeOf[op] of the CSR (routes shared by the flows of one pair of hosts); default: the
-   * CSR is by flow id. With it, the flow ids are its indices.
-   */
-  readonly routeOf?: Int32Array;
-  /** The most flows the system will see (created or enabled); default one per flow id. */
+  /** The most flows the system will see (created or enabled); default one per entry of routeStart but the last. */
   readonly flows?: number;
 }
 
@@ -180,8 +174,8 @@ export class LmmSystem {
     private readonly isolatedFast = true,
   ) {
     const L = net.links,
-      E = flowLinks(net),
-      ops = net.routeOf === undefined ? net.routeStart.length - 1 : net.routeOf.length,
+      E = net.routeLinks.length,
+      ops = net.routeStart.length - 1,
       // the per-flow tables are indexed by the system's own flow numbers (local)
       F = Math.max(1, Math.min(ops, net.flows ?? ops));
     this.localOf = new Int32Array(ops).fill(-1);
@@ -248,12 +242,11 @@ export class LmmSystem {
   private local(op: number): number {
     const x = this.localOf[op]!;
     if (x >= 0) return x;
-    const { routeStart, routeLinks, routeOf } = this.net;
-    const q = routeOf === undefined ? op : routeOf[op]!;
+    const { routeStart, routeLinks } = this.net;
     const y = this.nLocal++,
       a = this.routeStart[y]!;
     let e = a;
-    for (let k = routeStart[q]!; k < routeStart[q + 1]!; k++) this.routeLinks[e++] = routeLinks[k]!;
+    for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) this.routeLinks[e++] = routeLinks[k]!;
     const w = this.net.weight[op]!;
     // a weight that is not positive and finite gives a NaN or negative rate (0 x an infinite share, -1 x a share);
     // with one, only an infinite (or NaN) bandwidth can give no share: checked when there is one
@@ -265,7 +258,7 @@ export class LmmSystem {
       );
     if (this.oddBandwidth) checkShares(this.net, op);
     this.routeStart[y + 1] = e;
-    this.weight[y] = w;
+    this.weight[y] = this.net.weight[op]!;
     this.localOf[op] = y;
     this.opOf[y] = op;
     return y;
@@ -1104,15 +1097,6 @@ function shareOfState(remaining: number, usage: number, fatpipe: number): number
   return usage > 0 || fatpipe ? remaining / usage : Infinity;
 }
 
-/** The links of every flow's route counted (one place each in the system's own copy of the routes). */
-function flowLinks(net: LmmNetwork): number {
-  const { routeStart, routeOf } = net;
-  if (routeOf === undefined) return net.routeLinks.length;
-  let e = 0;
-  for (let op = 0; op < routeOf.length; op++) e += routeStart[routeOf[op]! + 1]! - routeStart[routeOf[op]!]!;
-  return e;
-}
-
 /**
  * Refuses a flow (of a positive finite weight) with a link where it alone would have no share (NaN: a link of NaN
  * bandwidth, or an infinite one): solveIsolated orders the links by share, and NaN orders nothing, so its rates could
@@ -1120,10 +1104,9 @@ function flowLinks(net: LmmNetwork): number {
  * it never makes one.
  */
 function checkShares(net: LmmNetwork, op: number): void {
-  const { bandwidth, fatpipe, routeStart, routeLinks, routeOf } = net;
+  const { bandwidth, fatpipe, routeStart, routeLinks } = net;
   const w = net.weight[op]!;
-  const q = routeOf === undefined ? op : routeOf[op]!;
-  for (let k = routeStart[q]!; k < routeStart[q + 1]!; k++) {
+  for (let k = routeStart[op]!; k < routeStart[op + 1]!; k++) {
     const l = routeLinks[k]!;
     if (Number.isNaN(shareOfState(bandwidth[l]!, w, fatpipe[l]!)))
       throw fail(

@@ -116,12 +116,8 @@ export function replayHeldBytes(ops: ReplayOps, o: ReplayEngineOptions): number 
   return bytes;
 }
 
-/**
- * The sends' routes: send x takes route routeOf[x] of the CSR (routeStart, routeLinks), one route per pair of ranks
- * (route 0 empty, for the other operations); its route latency and max-min weight; the message counts.
- */
+/** The sends' routes (CSR by op id), route latencies and max-min weights, and the message counts. */
 interface FlowTables {
-  readonly routeOf: Int32Array;
   readonly routeStart: Int32Array;
   readonly routeLinks: Int32Array;
   readonly latSum: Float64Array;
@@ -134,33 +130,37 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
   const { kind, peer, bytes, p } = ops;
   const n = kind.length;
   const out = new Int32Array(Math.max(1, net.maxHops));
-  const routeOf = new Int32Array(n);
+  const routeStart = new Int32Array(n + 1);
   // each pair's route computed once (routes are deterministic); first[a * p + b] is 1 + the first send from a to b (up
   // to 1024 ranks: 4 MiB; above, every send's route is computed)
-  const routeStart = growI32(64),
-    routeLinks = growI32(64);
-  routeStart.push(0);
-  routeStart.push(0);
+  const routeLinks = growI32(16 + 4 * n);
   const first = p <= PAIR_TABLE_MAX_RANKS ? new Int32Array(p * p) : null;
   const latSum = new Float64Array(n);
   const weight = new Float64Array(n);
-  let messages = 0,
+  let total = 0,
+    messages = 0,
     eagerMessages = 0;
   for (let x = 0; x < n; x++) {
+    routeStart[x] = total;
     if (kind[x] !== SEND) continue;
     messages++;
     if (bytes[x]! < eagerBytes) eagerMessages++;
     const pair = opRank[x]! * p + peer[x]!;
     const y = first === null ? -1 : first[pair]! - 1;
     if (y >= 0) {
-      routeOf[x] = routeOf[y]!;
+      const a = routeStart[y]!,
+        k = routeStart[y + 1]! - a;
+      routeLinks.grow(total + k);
+      const links = routeLinks.data;
+      // a loop beats copyWithin's call on a route of a few links
+      for (let h = 0; h < k; h++) links[total + h] = links[a + h]!;
+      total += k;
       latSum[x] = latSum[y]!;
       weight[x] = weight[y]!;
       continue;
     }
     if (first !== null) first[pair] = x + 1;
     const k = net.route(opRank[x]!, peer[x]!, out);
-    const total = routeLinks.length;
     routeLinks.grow(total + k);
     const links = routeLinks.data;
     let lat = 0;
@@ -168,21 +168,13 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
       links[total + h] = out[h]!;
       lat += net.latency[out[h]!]!;
     }
-    routeLinks.length = total + k;
-    routeOf[x] = routeStart.length - 1;
-    routeStart.push(total + k);
+    total += k;
     latSum[x] = lat;
     weight[x] = 1 / (lat > 0 ? lat : ZERO_LATENCY_PENALTY_US);
   }
-  return {
-    routeOf,
-    routeStart: routeStart.view(),
-    routeLinks: routeLinks.view(),
-    latSum,
-    weight,
-    messages,
-    eagerMessages,
-  };
+  routeStart[n] = total;
+  routeLinks.length = total;
+  return { routeStart, routeLinks: routeLinks.view(), latSum, weight, messages, eagerMessages };
 }
 
 /**
@@ -268,7 +260,6 @@ class ReplayRun {
         fatpipe: o.fatpipe ?? new Uint8Array(o.network.links),
         routeStart: this.t.routeStart,
         routeLinks: this.t.routeLinks,
-        routeOf: this.t.routeOf,
         weight: this.t.weight,
         // only sends are flows
         flows: this.t.messages,
