@@ -178,44 +178,6 @@ function flowTables(ops: ReplayOps, opRank: Int32Array, net: NetworkRoutes, eage
 }
 
 /**
- * ReplayRun's records of the operations, in one pass with the tables in locals (the constructor's loops reading them
- * through `this` were about 5 % of a P = 256 replay): opI[4x ..] partner, rank, waitPrefix, kind + EAGER when eager;
- * opF[4x ..] the CPU time before x is posted (a send's overheads, a copy's t_m per byte), a receive's overhead, the
- * route latency, the bytes its flow carries.
- */
-function operationRecords(
-  ops: ReplayOps,
-  partner: Int32Array,
-  opRank: Int32Array,
-  latSum: Float64Array,
-  rt: RuntimeModel,
-  copyUsPerByte: number,
-): { opI: Int32Array; opF: Float64Array } {
-  const { kind, bytes, blocking, waitPrefix } = ops;
-  const n = kind.length;
-  const opI = new Int32Array(4 * n),
-    opF = new Float64Array(4 * n);
-  const { eagerBytes, envelopeBytes, copies, sendOverhead, isendOverhead, recvOverhead } = rt;
-  for (let x = 0; x < n; x++) {
-    const k = kind[x]!,
-      b = bytes[x]!,
-      eager = b < eagerBytes;
-    opI[4 * x] = partner[x]!;
-    opI[4 * x + 1] = opRank[x]!;
-    opI[4 * x + 2] = waitPrefix[x]!;
-    opI[4 * x + 3] = k | (eager ? EAGER : 0);
-    let c = 0;
-    if (k === SEND) c = blocking[x] ? (eager ? overheadAt(sendOverhead, b) : 0) : overheadAt(isendOverhead, b);
-    else if (k === COPY) c = copies ? b * copyUsPerByte : 0;
-    else if (k === RECV) opF[4 * x + 1] = overheadAt(recvOverhead, b);
-    opF[4 * x] = c;
-    opF[4 * x + 2] = latSum[x]!;
-    opF[4 * x + 3] = b + envelopeBytes;
-  }
-  return { opI, opF };
-}
-
-/**
  * One replay's state, in typed arrays: per operation (posted, complete, the flow of a send), per rank (its actor: next
  * operation, CPU job, queue of eager messages whose receive overhead is due), the event heap and the flows' heap.
  */
@@ -320,9 +282,21 @@ class ReplayRun {
     this.pendingPost = new Int32Array(p).fill(-1);
     this.inFlight = new Int32Array(p);
     this.finish = new Float64Array(p).fill(NaN);
-    const rec = operationRecords(ops, this.partner, this.opRank, this.t.latSum, this.rt, o.copyUsPerByte);
-    this.opI = rec.opI;
-    this.opF = rec.opF;
+    this.opI = new Int32Array(4 * n);
+    this.opF = new Float64Array(4 * n);
+    const { opI, opF } = this;
+    for (let x = 0; x < n; x++) {
+      opI[4 * x] = this.partner[x]!;
+      opI[4 * x + 1] = this.opRank[x]!;
+      opI[4 * x + 2] = ops.waitPrefix[x]!;
+      opI[4 * x + 3] = kind[x]! | (ops.bytes[x]! < this.rt.eagerBytes ? EAGER : 0);
+    }
+    for (let x = 0; x < n; x++) {
+      opF[4 * x] = this.cpuCost(x);
+      if (kind[x] === RECV) opF[4 * x + 1] = overheadAt(this.rt.recvOverhead, ops.bytes[x]!);
+      opF[4 * x + 2] = this.t.latSum[x]!;
+      opF[4 * x + 3] = ops.bytes[x]! + this.rt.envelopeBytes;
+    }
     this.anyDeps = ops.deps.length > 0;
     this.next = new Int32Array(n).fill(-1);
     this.orHead = new Int32Array(p).fill(-1);
@@ -347,6 +321,10 @@ class ReplayRun {
     this.runQ[this.nRun++] = r;
   }
 
+  private eager(x: number): boolean {
+    return (this.opI[4 * x + 3]! & EAGER) !== 0;
+  }
+
   /** Appends operation x to the list (head, tail) of rank r. */
   private append(head: Int32Array, tail: Int32Array, r: number, x: number): void {
     this.next[x] = -1;
@@ -361,6 +339,18 @@ class ReplayRun {
     if (prev < 0) head[r] = nx;
     else this.next[prev] = nx;
     if (tail[r] === x) tail[r] = prev;
+  }
+
+  /** CPU time before operation x is posted: the send overheads, a copy's t_m per byte. */
+  private cpuCost(x: number): number {
+    const { kind, bytes, blocking } = this.ops;
+    const k = kind[x];
+    if (k === SEND) {
+      if (blocking[x]) return this.eager(x) ? overheadAt(this.rt.sendOverhead, bytes[x]!) : 0;
+      return overheadAt(this.rt.isendOverhead, bytes[x]!);
+    }
+    if (k === COPY) return this.rt.copies ? bytes[x]! * this.o.copyUsPerByte : 0;
+    return 0;
   }
 
   /** Send s's latency has elapsed: its flow joins its links. */
