@@ -2,45 +2,46 @@
  * Program replay bench: commplan's prediction of a lowered program (`replayProgram`) against SMPI's trace replay of
  * the same export, P = 16, 64, 256, on the flat SimGrid cluster of ib-hdr-200, a fat tree at 4:1 and a dragonfly
  * (`commplan platform`), in SMPI's plain configuration and with ib-hdr-200-mpi's per-message overheads: the ratio
- * prediction / SMPI and the wall time of both (the replay's best of three runs in this process, smpirun's one run),
- * and SMPI's start-up per P and network (smpirun with every trace empty) to split its wall time per event.
+ * prediction / SMPI and the wall time of both (the replay's best of three runs, smpirun's one run), and SMPI's start-up
+ * per P and network (smpirun with every trace empty) to split its wall time per event. This process runs every smpirun
+ * first; the replays are timed after, in one child process that spawns nothing (bench/program-replay-child.ts): Node
+ * forks to spawn, and a replay right after a fork faults on every page it writes (docs/simulator.md).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { lowerSchedule } from "../src/lower/index.js";
-import { replayProgram } from "../src/machines/program-replay/replay-program.js";
 import { findMachine } from "../src/machines/presets.js";
-import { compileRoutes } from "../src/topology/compile-routes.js";
-import { buildTopology } from "../src/topology/registry.js";
 import { findRuntimeModel, smpiConfigOf } from "../src/machines/runtime/runtime-model.js";
 import type { MachineModel } from "../src/model/machine.js";
 import type { Program } from "../src/model/program.js";
 import {
   FIDELITY_RUNTIMES,
   fidelityMatrix,
-  runCase,
   scheduleOf,
+  smpiCase,
   smpiReplay,
   writeCase,
   type FidelityRow,
+  type ReplayTiming,
+  type SmpiCaseResult,
 } from "../runtimes/test/program-replay.js";
+import {
+  caseProgram,
+  networksOf,
+  plannersOf,
+  PS,
+  VARIANTS,
+  WARM_UP_REPLAYS,
+  type ReplayCase,
+} from "./program-replay-cases.js";
 import { machineInfo, mdTable, writeResults } from "./lib.js";
 
-/** The networks per P: the flat cluster, a fat tree at 4:1 (k = 8 holds 128 hosts; 256 ranks need k = 12), a dragonfly. */
-function networksOf(p: number): string[] {
-  return ["flat", p <= 128 ? "fat-tree:k=8,oversub=4" : "fat-tree:k=12,oversub=4", "dragonfly"];
-}
-/** The schedules per P ("linear": every message in one round, as MPI_Alltoallv's basic linear algorithm). */
-function plannersOf(p: number): string[] {
-  return p <= 64
-    ? ["linear", "shift", "two-stage", "coloring", "linear-permutation"]
-    : ["linear", "shift", "two-stage"];
-}
-const PS = [16, 64, 256];
 /** The agreement the contract asks for. */
 const TARGET = 0.1;
+/** The environment variable that runs a subset of the cases and records nothing, e.g. "16 64@dragonfly". */
+const SUBSET_VARIABLE = "PROGRAM_REPLAY_SUBSET";
 
 interface Row extends FidelityRow {
   readonly p: number;
@@ -72,88 +73,134 @@ function smpiStartupMs(root: string, prog: Program, machine: MachineModel, netwo
   }
 }
 
-/**
- * Replays before the first measured case, so that no case runs before the JIT has compiled the replay for it: in a
- * fresh process the first replay of the P = 16 "linear" program took 25-30 ms of CPU, the next ten 2-25 ms, the later
- * ones 0.8-1.2 ms, so one warm-up replay is not enough; and a network or a runtime not replayed before costs its first
- * replays again (the first fat-tree case after a flat-only warm-up measured the compiling: 6.5x where the others
- * measured 28x and more, bench/results/program-replay.md).
- * A schedule not replayed before costs its first replays too (its rounds and tags, the solves that replay steps reach
- * code "linear" does not): after a warm-up on "linear" alone, the bench's cases in order without smpirun gave the first
- * P = 64 two-stage replay 49.7 ms of CPU, the next two 10.4 and 9.6, and the bench of 2026-12-02 01:55 recorded 33.7 ms
- * for P = 64 two-stage blocking on the flat cluster, whose replay takes 7.4 ms once warm (least of 150, load 14).
- * So the program of every schedule at the first P, both variants, is replayed WARM_UP_REPLAYS times on every network
- * and runtime of the bench; the programs at larger P are replayed first in their own case.
- */
-const WARM_UP_REPLAYS = 20;
-function warmUp(machine: MachineModel): void {
-  const p = PS[0]!;
-  const m = fidelityMatrix(p, 256);
-  const programs = plannersOf(p).flatMap((schedule) =>
-    (["nonblocking", "blocking"] as const).map(
-      (variant) => lowerSchedule(m, scheduleOf(m, schedule), { variant }).program,
-    ),
-  );
-  for (const network of networksOf(p)) {
-    const on = network === "flat" ? {} : { network: compileRoutes(buildTopology(network, p, machine)) };
-    for (const runtime of FIDELITY_RUNTIMES)
-      for (const program of programs)
-        for (let i = 0; i < WARM_UP_REPLAYS; i++)
-          replayProgram(program, { machine, runtime: findRuntimeModel(runtime), ...on });
+/** The (P, network) pairs to run: every one of the bench, or those `subset` names ("16 64@dragonfly"). */
+export function casePairs(subset: string | undefined): { p: number; network: string }[] | string {
+  const all = PS.flatMap((p) => networksOf(p).map((network) => ({ p, network })));
+  if (subset === undefined || subset.trim() === "") return all;
+  const picked: { p: number; network: string }[] = [];
+  for (const item of subset.trim().split(/\s+/)) {
+    const [p, network] = item.split("@") as [string, string | undefined];
+    const match = all.filter((x) => String(x.p) === p && (network === undefined || x.network.startsWith(network)));
+    if (match.length === 0)
+      return `${SUBSET_VARIABLE}: '${item}' names no case (P of ${PS.join(", ")}, optionally @network: ${networksOf(PS[0]!).join(", ")})`;
+    picked.push(...match.filter((x) => !picked.includes(x)));
   }
+  return picked;
 }
 
-/** Runs the cases; a one-line skip when smpirun is not installed (the recorded results are then kept). */
+/** Every case of the (P, network) pairs, in the bench's order. */
+function casesOf(pairs: readonly { p: number; network: string }[]): ReplayCase[] {
+  return pairs.flatMap(({ p, network }) =>
+    plannersOf(p).flatMap((schedule) =>
+      VARIANTS.flatMap((variant) =>
+        FIDELITY_RUNTIMES.map((runtime) => ({
+          label: `P=${p} ${network} ${runtime} ${schedule} ${variant}`,
+          p,
+          network,
+          runtime,
+          schedule,
+          variant,
+        })),
+      ),
+    ),
+  );
+}
+
+/**
+ * Times every case's replays in one child process that spawns nothing (bench/program-replay-child.ts): this process
+ * ran smpirun, and a replay after a fork faults on every page it writes.
+ */
+function timeInChild(cases: readonly ReplayCase[]): ReplayTiming[] | string {
+  const child = join(import.meta.dirname, "program-replay-child.ts");
+  const r = spawnSync(process.execPath, ["--import", "tsx", child], {
+    input: JSON.stringify(cases),
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  if (r.error !== undefined) return `cannot run the replay process: ${r.error.message}`;
+  if (r.status !== 0) return `the replay process exited with ${r.status}`;
+  const out = JSON.parse(r.stdout.trim().split("\n").pop()!) as ReplayTiming[];
+  return out.length === cases.length ? out : `the replay process timed ${out.length} of ${cases.length} cases`;
+}
+
+/**
+ * Runs the cases: every smpirun (and SMPI's start-up per P and network) in this process first, then the replays in one
+ * child process; a one-line skip when smpirun is not installed (the recorded results are then kept). With
+ * PROGRAM_REPLAY_SUBSET set (e.g. "16 64@dragonfly"), only those P and networks, and nothing is recorded.
+ */
 export function programReplayBench(log: (s: string) => void): string {
   if (spawnSync("sh", ["-c", "command -v smpirun"]).status !== 0) {
     const skip = "program-replay: skipped: smpirun is not installed (Debian: libsimgrid-dev); results not rewritten\n";
     log(skip.trimEnd());
     return skip;
   }
+  const subset = process.env[SUBSET_VARIABLE];
+  const pairs = casePairs(subset);
+  if (typeof pairs === "string") {
+    log(`program-replay: ${pairs}`);
+    return `program-replay: ${pairs}\n`;
+  }
   const machine = findMachine("ib-hdr-200");
   const root = mkdtempSync(join(tmpdir(), "commplan-bench-replay-"));
-  const rows: Row[] = [];
+  const cases = casesOf(pairs);
+  const smpi: (SmpiCaseResult & { startupMs: number })[] = [];
   const t0 = Date.now(),
     load0 = loadavg()[0]!;
   try {
-    warmUp(machine);
-    for (const p of PS) {
+    for (const { p, network } of pairs) {
       const m = fidelityMatrix(p, 256);
-      for (const network of networksOf(p)) {
-        const startup = smpiStartupMs(root, lowerSchedule(m, scheduleOf(m, "linear")).program, machine, network);
-        for (const schedule of plannersOf(p))
-          for (const variant of ["nonblocking", "blocking"] as const) {
-            const prog = lowerSchedule(m, scheduleOf(m, schedule), { variant }).program;
-            for (const runtime of FIDELITY_RUNTIMES) {
-              const label = `P=${p} ${network} ${runtime} ${schedule} ${variant}`;
-              const r = runCase(root, label, prog, machine, network, findRuntimeModel(runtime), 3);
-              const row: Row = {
-                ...r,
-                p,
-                network,
-                runtime,
-                schedule,
-                variant,
-                ratio: r.predictedUs / r.smpiUs,
-                speedup: r.smpiWallMs / r.replayWallMs,
-                smpiStartupMs: startup,
-              };
-              rows.push(row);
-              log(
-                `program-replay: ${label}: ${r.problem || `SMPI ${r.smpiUs.toFixed(2)} us, predicted ${r.predictedUs.toFixed(2)} us`} ` +
-                  `(ratio ${row.ratio.toFixed(5)}; wall ${r.smpiWallMs.toFixed(0)} ms / ${r.replayWallMs.toFixed(1)} ms)`,
-              );
-            }
-          }
+      const startupMs = smpiStartupMs(root, lowerSchedule(m, scheduleOf(m, "linear")).program, machine, network);
+      for (const c of cases.filter((x) => x.p === p && x.network === network)) {
+        const { routes: _, ...s } = smpiCase(
+          root,
+          caseProgram(p, c.schedule, c.variant),
+          machine,
+          network,
+          findRuntimeModel(c.runtime),
+        );
+        smpi.push({ ...s, startupMs });
+        log(
+          `program-replay: ${c.label}: ${s.problem || `SMPI ${s.smpiUs.toFixed(2)} us`} (wall ${s.smpiWallMs.toFixed(0)} ms)`,
+        );
       }
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return report(rows, (Date.now() - t0) / 1000, [load0, loadavg()[0]!]);
+  const timed = timeInChild(cases);
+  if (typeof timed === "string") {
+    log(`program-replay: ${timed}; results not rewritten`);
+    return `program-replay: ${timed}\n`;
+  }
+  const rows = cases.map((c, i): Row => {
+    const s = smpi[i]!,
+      r = timed[i]!;
+    const row: Row = {
+      label: c.label,
+      smpiUs: s.smpiUs,
+      smpiWallMs: s.smpiWallMs,
+      problem: s.problem,
+      ...r,
+      p: c.p,
+      network: c.network,
+      runtime: c.runtime,
+      schedule: c.schedule,
+      variant: c.variant,
+      ratio: r.predictedUs / s.smpiUs,
+      speedup: s.smpiWallMs / r.replayWallMs,
+      smpiStartupMs: s.startupMs,
+    };
+    log(
+      `program-replay: ${c.label}: ${s.problem || `SMPI ${s.smpiUs.toFixed(2)} us, predicted ${r.predictedUs.toFixed(2)} us`} ` +
+        `(ratio ${row.ratio.toFixed(5)}; wall ${s.smpiWallMs.toFixed(0)} ms / ${r.replayWallMs.toFixed(1)} ms)`,
+    );
+    return row;
+  });
+  return report(rows, (Date.now() - t0) / 1000, [load0, loadavg()[0]!], subset === undefined || subset.trim() === "");
 }
 
-function report(rows: readonly Row[], seconds: number, load: readonly number[]): string {
+function report(rows: readonly Row[], seconds: number, load: readonly number[], record: boolean): string {
   const ok = rows.filter((r) => r.problem === "");
   const dev = ok.map((r) => Math.abs(r.ratio - 1)).sort((a, b) => a - b);
   const within = (x: number): number => dev.filter((d) => d <= x).length;
@@ -189,7 +236,11 @@ function report(rows: readonly Row[], seconds: number, load: readonly number[]):
     `\`export --format simgrid\` (CM02 flags of docs/runtimes.md), machine ib-hdr-200; programs of the "linear" schedule ` +
     `(every message in one round) and of planners, both variants, on 003's test set 2 with 256-byte elements; runtime ` +
     `smpi (no overheads) and ib-hdr-200-mpi (smpi/os, smpi/ois, smpi/or = 0.3 us). Wall time: smpirun's one run ` +
-    `against the replay's best of three in one process (after ${WARM_UP_REPLAYS} warm-up replays of each variant on each network and runtime; its CPU time, user + system, the least of the same three), on a 2-core machine shared with other jobs (load average ` +
+    `against the replay's best of three (its CPU time, user + system, the least of the same three), timed in one Node ` +
+    `process that spawns nothing, after ${WARM_UP_REPLAYS} warm-up replays of each P = ${PS[0]} program on each network ` +
+    `and runtime: every smpirun runs first, in the bench's own process, since Node forks to spawn and a replay right ` +
+    `after a fork faults on every page it writes (copy-on-write; docs/simulator.md). Run on a 2-core machine shared with ` +
+    `other jobs (load average ` +
     `${load.map((x) => x.toFixed(1)).join(" at the start, ")} at the end). ${rows.length} cases in ` +
     `${seconds.toFixed(0)} s.\n\n` +
     `- ${ok.length} of ${rows.length} SMPI runs completed; within 10 %: ${within(TARGET)}, within 2 %: ${within(0.02)}, ` +
@@ -224,6 +275,6 @@ function report(rows: readonly Row[], seconds: number, load: readonly number[]):
         ((1000 * r.replayWallMs) / r.replayEvents).toFixed(2),
       ]),
     );
-  writeResults("program-replay", { machine: machineInfo(), seconds, rows }, md);
+  if (record) writeResults("program-replay", { machine: machineInfo(), seconds, rows }, md);
   return md;
 }

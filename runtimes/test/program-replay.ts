@@ -120,9 +120,72 @@ export function scheduleOf(m: CommMatrix, name: string): Schedule {
   return name === "linear" ? linearSchedule(m) : plan(m, name, { payload: true });
 }
 
+/** SMPI's side of one case: its simulated time (us), smpirun's wall time (ms) and why it failed ("" when it ran). */
+export interface SmpiCaseResult {
+  readonly smpiUs: number;
+  readonly smpiWallMs: number;
+  readonly problem: string;
+}
+
+/** The replay's side of one case: its prediction (us), least wall and CPU time of its runs (ms), its events. */
+export interface ReplayTiming {
+  readonly predictedUs: number;
+  readonly replayWallMs: number;
+  readonly replayCpuMs: number;
+  readonly replayEvents: number;
+}
+
+/** Runs smpirun once on `prog` in a fresh directory under `root`; `routes` are the network the replay models. */
+export function smpiCase(
+  root: string,
+  prog: Program,
+  machine: MachineModel,
+  network: NetworkChoice,
+  runtime: RuntimeModel,
+): SmpiCaseResult & { readonly routes: NetworkRoutes | undefined } {
+  const dir = mkdtempSync(join(root, "case-"));
+  try {
+    const routes = writeCase(prog, machine, network, dir);
+    const s = smpiReplay(dir, prog.p, smpiConfigOf(runtime, machine).cfg);
+    return { smpiUs: s.us, smpiWallMs: s.wallMs, problem: s.problem, routes: network === "flat" ? undefined : routes };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
- * Runs one case in a fresh directory under `root`: SMPI once, the replay `replayRuns` times (its least wall time and
- * least CPU time).
+ * Replays `prog` `runs` times in this process (on the flat cluster when `routes` is undefined): the least wall time
+ * and least CPU time (user + system) of the runs.
+ */
+export function timeReplays(
+  prog: Program,
+  machine: MachineModel,
+  routes: NetworkRoutes | undefined,
+  runtime: RuntimeModel,
+  runs: number,
+): ReplayTiming {
+  let replayWallMs = Infinity,
+    replayCpuMs = Infinity,
+    predictedUs = NaN,
+    replayEvents = 0;
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now(),
+      c0 = process.cpuUsage();
+    const r = replayProgram(prog, { machine, runtime, ...(routes === undefined ? {} : { network: routes }) });
+    const c = process.cpuUsage(c0);
+    replayWallMs = Math.min(replayWallMs, performance.now() - t0);
+    replayCpuMs = Math.min(replayCpuMs, (c.user + c.system) / 1000);
+    predictedUs = r.makespanUs;
+    replayEvents = r.events;
+  }
+  return { predictedUs, replayWallMs, replayCpuMs, replayEvents };
+}
+
+/**
+ * Runs one case in a fresh directory under `root`: SMPI once, then the replay `replayRuns` times in this process (its
+ * least wall time and least CPU time). The replays come right after smpirun's spawn, whose fork leaves this process's
+ * pages copy-on-write (docs/simulator.md): fine for the predictions, not for timing them (the bench times its replays
+ * in a child that spawns nothing, bench/program-replay-child.ts).
  */
 export function runCase(
   root: string,
@@ -133,37 +196,8 @@ export function runCase(
   runtime: RuntimeModel,
   replayRuns = 1,
 ): FidelityRow {
-  const dir = mkdtempSync(join(root, "case-"));
-  try {
-    const routes = writeCase(prog, machine, network, dir);
-    const s = smpiReplay(dir, prog.p, smpiConfigOf(runtime, machine).cfg);
-    let replayWallMs = Infinity,
-      replayCpuMs = Infinity,
-      predictedUs = NaN,
-      replayEvents = 0;
-    for (let k = 0; k < replayRuns; k++) {
-      const t0 = performance.now(),
-        c0 = process.cpuUsage();
-      const r = replayProgram(prog, { machine, runtime, ...(network === "flat" ? {} : { network: routes }) });
-      const c = process.cpuUsage(c0);
-      replayWallMs = Math.min(replayWallMs, performance.now() - t0);
-      replayCpuMs = Math.min(replayCpuMs, (c.user + c.system) / 1000);
-      predictedUs = r.makespanUs;
-      replayEvents = r.events;
-    }
-    return {
-      label,
-      smpiUs: s.us,
-      predictedUs,
-      smpiWallMs: s.wallMs,
-      replayWallMs,
-      replayCpuMs,
-      replayEvents,
-      problem: s.problem,
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { routes, ...s } = smpiCase(root, prog, machine, network, runtime);
+  return { label, ...s, ...timeReplays(prog, machine, routes, runtime, replayRuns) };
 }
 
 /** The runtime configurations compared: SMPI's plain one, and per-message overheads of a named interconnect. */
