@@ -11,7 +11,9 @@ import { compileRoutes } from "../src/topology/compile-routes.js";
 import { buildTopology } from "../src/topology/registry.js";
 import { FIDELITY_RUNTIMES, fidelityMatrix, scheduleOf } from "../runtimes/test/program-replay.js";
 
-/** The networks per P: the flat cluster, a fat tree at 4:1 (k = 8 holds 128 hosts; 256 ranks need k = 12), a dragonfly. */
+/**
+ * The networks per P: the flat cluster, a fat tree at 4:1 (k = 8 holds 128 hosts; 256 ranks need k = 12), a dragonfly.
+ */
 export function networksOf(p: number): string[] {
   return ["flat", p <= 128 ? "fat-tree:k=8,oversub=4" : "fat-tree:k=12,oversub=4", "dragonfly"];
 }
