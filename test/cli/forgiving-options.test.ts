@@ -31,6 +31,12 @@ describe("did you mean", () => {
     expect(didYouMean("t3d", ["t3d-004", "cm5-004"])).toBe(" (did you mean t3d-004?)");
     expect(didYouMean("zzz", ["shift"])).toBe("");
   });
+
+  it("a name in another case is the known name it spells, however many letters differ", () => {
+    expect(didYouMean("FAT-TREE", ["flat", "fat-tree", "torus"])).toBe(" (did you mean fat-tree?)");
+    expect(didYouMean("T3D-004", ["t3d-004", "t3e-004"])).toBe(" (did you mean t3d-004?)");
+    expect(didYouMean("Shift", ["shift", "rs-n"])).toBe(" (did you mean shift?)");
+  });
 });
 
 describe("a mistyped option is named before a required one", () => {
