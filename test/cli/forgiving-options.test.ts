@@ -165,6 +165,19 @@ describe("-o on every command that writes an output", () => {
       expect(r.out).toMatch(/-o, --output <file>/);
     },
   );
+
+  it.each([["simulate"], ["verify"], ["stats"], ["compare"], ["cost"]])(
+    "%s, which prints its result on stdout, answers -o or --output with the redirection to use",
+    async (command) => {
+      for (const flag of ["-o", "--output"]) {
+        const r = await run(command, flag, "out.txt");
+        expect(r.code).toBe(2);
+        expect(r.err).toBe(
+          `${command}: unknown option '${flag}': ${command} prints its result on stdout; redirect it to a file (> FILE) (add --help for usage)\n`,
+        );
+      }
+    },
+  );
 });
 
 describe("stats without a file", () => {
