@@ -35,6 +35,9 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
   );
 }
 
+/** "1 entry", "n entries". */
+const entries = (n: number): string => `${n} ${n === 1 ? "entry" : "entries"}`;
+
 /** Below this a P^2 plan of a sparse matrix is not refused (small P: the dense work is cheap). */
 export const SPARSE_DENSE_WORK_FLOOR = 256 * 2 ** 20;
 /**
@@ -68,7 +71,7 @@ export function refuseDenseWorkOnSparse(algorithm: string, m: CommMatrix, estima
   throw fail(
     "planner",
     "UNSUPPORTED",
-    `${algorithm}: this plan of a sparse matrix (P = ${m.p}, ${nonzeroCount(m)} entries, ${bytes(own)}) would need about ${bytes(estimate)} (its memory grows with P^2); plan an O(E) algorithm (shift, linear-permutation, coloring, split-coloring, rs-n, rs-nh)${denseWayOn(m.p)}`,
+    `${algorithm}: this plan of a sparse matrix (P = ${m.p}, ${entries(nonzeroCount(m))}, ${bytes(own)}) would need about ${bytes(estimate)} (its memory grows with P^2); plan an O(E) algorithm (shift, linear-permutation, coloring, split-coloring, rs-n, rs-nh)${denseWayOn(m.p)}`,
     { field: "algorithm" },
   );
 }

@@ -106,7 +106,7 @@ describe("planners on sparse storage", () => {
       expect(isCommplanError(e)).toBe(true);
       message = (e as Error).message;
     }
-    expect(message).toMatch(/P = 16385, 1 entries, .*plan an O\(E\) algorithm/);
+    expect(message).toMatch(/P = 16385, 1 entry, .*plan an O\(E\) algorithm/);
     expect(message).not.toContain("give the matrix in a dense form");
     expect(message).toContain(`a dense form, which would plan it, holds at most P = ${MAX_DENSE_P}`);
   });
