@@ -53,7 +53,7 @@ export const SPARSE_DENSE_WORK_FACTOR = 16;
 function denseWayOn(p: number): string {
   return p <= MAX_DENSE_P
     ? ", or give the matrix in a dense form (JSON rows or CSV)"
-    : ` (a dense form, which would plan it, holds at most P = ${MAX_DENSE_P})`;
+    : ` (the dense form that would plan it holds at most P = ${MAX_DENSE_P})`;
 }
 
 /**

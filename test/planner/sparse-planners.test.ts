@@ -108,6 +108,6 @@ describe("planners on sparse storage", () => {
     }
     expect(message).toMatch(/P = 16385, 1 entry, .*plan an O\(E\) algorithm/);
     expect(message).not.toContain("give the matrix in a dense form");
-    expect(message).toContain(`a dense form, which would plan it, holds at most P = ${MAX_DENSE_P}`);
+    expect(message).toContain(`the dense form that would plan it holds at most P = ${MAX_DENSE_P}`);
   });
 });
