@@ -55,7 +55,17 @@ export function usageLine(text: string, command = "commplan"): string {
     .join(" ")
     .replace(/^error: /, "")
     .replace(/\(Did you mean /g, "(did you mean ");
-  return `${command}: ${choiceError(line)} (add --help for usage)\n`;
+  return `${command}: ${choiceError(line)}${noOutputOption(line, command)} (add --help for usage)\n`;
+}
+
+/**
+ * What to do instead of -o on a command that has none (every command with an output file takes -o): its result is
+ * printed on stdout, which a shell redirects to a file (not for the program or the store group: no result of theirs).
+ */
+function noOutputOption(line: string, command: string): string {
+  return /^unknown option '(-o|--output)'/.test(line) && command !== "commplan" && command !== "store"
+    ? `: ${command} prints its result on stdout; redirect it to a file (> FILE)`
+    : "";
 }
 
 /**

@@ -19,11 +19,15 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The known names nearest `name` (a name of three characters or more: at most a third of the longer name's length
- * away, at least one edit), else the known names that begin with it (two characters or more; three names at most).
+ * The known names nearest `name`: one that differs from it only in case, else (a name of three characters or more) at
+ * most a third of the longer name's length away, at least one edit, else the known names that begin with it (two
+ * characters or more; three names at most).
  */
 export function nearestNames(name: string, known: readonly string[]): readonly string[] {
   if (typeof name !== "string" || name === "") return [];
+  // a name in another case (FAT-TREE, T3D-004) means the known one, however many edits the case makes
+  const folded = known.filter((k) => k !== name && k.toLowerCase() === name.toLowerCase());
+  if (folded.length > 0) return folded;
   const scored = known
     .filter((k) => k !== name)
     .map((k) => [k, editDistance(name, k)] as const)

@@ -1,6 +1,7 @@
 /** Flat cost model: the analytic time of a Schedule (004 section 2, eqs 1-4 with f_nc = 1; 002 eq. 1 with f_nc = 1). */
 import { checkMachine, stageBarrier } from "../model/machine.js";
 import { fail } from "../model/errors.js";
+import { describeValue } from "../model/option-checks.js";
 import type { MachineModel } from "../model/machine.js";
 import type { Schedule } from "../model/schedule.js";
 import { checkSchedule } from "../model/schedule-check.js";
@@ -64,9 +65,12 @@ export function scheduleCost(s: Schedule, machine: MachineModel, mode: CostMode)
   checkMachine(machine, "machines");
   checkSchedule(s, "machines");
   if (mode !== "blocking" && mode !== "nonblocking") {
-    throw fail("machines", "BAD_OPTION", `unknown cost mode '${String(mode)}'; known: ${COST_MODES.join(", ")}`, {
-      field: "mode",
-    });
+    // a string that is no mode is quoted as itself; a missing mode or another type is named as what it is
+    const what =
+      typeof mode === "string"
+        ? `unknown cost mode '${mode}'`
+        : `the cost mode must be a string, got ${describeValue(mode)}`;
+    throw fail("machines", "BAD_OPTION", `${what}; known: ${COST_MODES.join(", ")}`, { field: "mode" });
   }
   const blocking = mode === "blocking";
   const tally = new StageTally(s, machine);

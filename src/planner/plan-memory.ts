@@ -5,7 +5,7 @@
 import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
 import { raiseBudgetHint } from "../model/memory-budget.js";
-import { matrixBytes, nonzeroCount, type CommMatrix } from "../model/matrix.js";
+import { MAX_DENSE_P, matrixBytes, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { PlanOptions } from "./types.js";
 
 /**
@@ -35,6 +35,9 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
   );
 }
 
+/** "1 entry", "n entries". */
+const entries = (n: number): string => `${n} ${n === 1 ? "entry" : "entries"}`;
+
 /** Below this a P^2 plan of a sparse matrix is not refused (small P: the dense work is cheap). */
 export const SPARSE_DENSE_WORK_FLOOR = 256 * 2 ** 20;
 /**
@@ -44,11 +47,22 @@ export const SPARSE_DENSE_WORK_FLOOR = 256 * 2 ** 20;
 export const SPARSE_DENSE_WORK_FACTOR = 16;
 
 /**
+ * The second way on for a refused P^2 plan of a sparse matrix: the matrix in a dense form, which exists only up to
+ * MAX_DENSE_P (past it no reader takes one, so the message must not send the user there).
+ */
+function denseWayOn(p: number): string {
+  return p <= MAX_DENSE_P
+    ? ", or give the matrix in a dense form (JSON rows or CSV)"
+    : ` (the dense form that would plan it holds at most P = ${MAX_DENSE_P})`;
+}
+
+/**
  * Refuses up front a plan whose memory grows with P^2 (`estimate`) on a sparse matrix of E entries
  * when it would dwarf the input (past SPARSE_DENSE_WORK_FACTOR times the matrix's own bytes and
  * SPARSE_DENSE_WORK_FLOOR): whoever gave a sparse matrix does not expect gigabytes for ten
  * messages. The message names the estimate and the two ways on: an O(E) planner, or the matrix in a
- * dense form (JSON rows or CSV), which plans as before under the budget.
+ * dense form (JSON rows or CSV), which plans as before under the budget (up to P = MAX_DENSE_P: past it only the
+ * first).
  */
 export function refuseDenseWorkOnSparse(algorithm: string, m: CommMatrix, estimate: number): void {
   if (!m.sparse) return;
@@ -57,7 +71,7 @@ export function refuseDenseWorkOnSparse(algorithm: string, m: CommMatrix, estima
   throw fail(
     "planner",
     "UNSUPPORTED",
-    `${algorithm}: this plan of a sparse matrix (P = ${m.p}, ${nonzeroCount(m)} entries, ${bytes(own)}) would need about ${bytes(estimate)} (its memory grows with P^2); plan an O(E) algorithm (shift, linear-permutation, coloring, split-coloring, rs-n, rs-nh), or give the matrix in a dense form (JSON rows or CSV)`,
+    `${algorithm}: this plan of a sparse matrix (P = ${m.p}, ${entries(nonzeroCount(m))}, ${bytes(own)}) would need about ${bytes(estimate)} (its memory grows with P^2); plan an O(E) algorithm (shift, linear-permutation, coloring, split-coloring, rs-n, rs-nh)${denseWayOn(m.p)}`,
     { field: "algorithm" },
   );
 }

@@ -57,10 +57,14 @@ export function findPlanner(name: string): Planner {
     throw fail(
       "planner",
       "BAD_OPTION",
-      `unknown algorithm ${quoted(name)}${didYouMean(
-        name,
-        PLANNERS.map((x) => x.name),
-      )}; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
+      `unknown algorithm ${quoted(name)}${
+        name === "auto"
+          ? ": auto is no planner but a choice among them for a machine, made by planAuto(matrix, machine, options)"
+          : didYouMean(
+              name,
+              PLANNERS.map((x) => x.name),
+            )
+      }; known: ${PLANNERS.map((x) => x.name).join(", ")}`,
       { field: "algorithm" },
     );
   return found;

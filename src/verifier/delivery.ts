@@ -190,6 +190,9 @@ class Runs {
 const el = (o: number, d: number, a: number, b: number): string =>
   b - a === 1 ? `element ${a} of message ${o} -> ${d}` : `elements ${a}..${b - 1} of message ${o} -> ${d}`;
 
+/** The verb after `el(o, d, a, b)`: singular for one element. */
+const verb = (a: number, b: number, one: string, many: string): string => (b - a === 1 ? one : many);
+
 /** Step, sender and receiver of every chunk, from its transfer (and the transfer itself when the schedule is timed). */
 function chunkColumns(s: Schedule, c: ChunkTable): ChunkColumns {
   const n = c.origin.length;
@@ -237,7 +240,8 @@ function cutCells(
     if (b > total) {
       stranger = true;
       t.badDelivery++;
-      t.deliveryWitness ??= `step ${chunks.step[ch]}: ${el(o, d, Math.max(a, total), b)} do not exist (the message has ${total} elements)`;
+      const from = Math.max(a, total);
+      t.deliveryWitness ??= `step ${chunks.step[ch]}: ${el(o, d, from, b)} ${verb(from, b, "does", "do")} not exist (the message has ${total} element${total === 1 ? "" : "s"})`;
     }
     bounds[nb++] = a;
     bounds[nb++] = b;
@@ -334,7 +338,7 @@ function neverSent(m: CommMatrix, c: ChunkTable, t: Tally): void {
     while (g < n && (c.origin[order[g]!]! < o || (c.origin[order[g]!] === o && c.dest[order[g]!]! < d))) g++;
     if (g < n && c.origin[order[g]!] === o && c.dest[order[g]!] === d) continue;
     t.badDelivery++;
-    t.deliveryWitness ??= `${el(o, d, 0, total)} are never sent`;
+    t.deliveryWitness ??= `${el(o, d, 0, total)} ${verb(0, total, "is", "are")} never sent`;
   }
 }
 

@@ -31,6 +31,12 @@ describe("did you mean", () => {
     expect(didYouMean("t3d", ["t3d-004", "cm5-004"])).toBe(" (did you mean t3d-004?)");
     expect(didYouMean("zzz", ["shift"])).toBe("");
   });
+
+  it("a name in another case is the known name it spells, however many letters differ", () => {
+    expect(didYouMean("FAT-TREE", ["flat", "fat-tree", "torus"])).toBe(" (did you mean fat-tree?)");
+    expect(didYouMean("T3D-004", ["t3d-004", "t3e-004"])).toBe(" (did you mean t3d-004?)");
+    expect(didYouMean("Shift", ["shift", "rs-n"])).toBe(" (did you mean shift?)");
+  });
 });
 
 describe("a mistyped option is named before a required one", () => {
@@ -157,6 +163,19 @@ describe("-o on every command that writes an output", () => {
     async (...command) => {
       const r = await run(...command, "--help");
       expect(r.out).toMatch(/-o, --output <file>/);
+    },
+  );
+
+  it.each([["simulate"], ["verify"], ["stats"], ["compare"], ["cost"]])(
+    "%s, which prints its result on stdout, answers -o or --output with the redirection to use",
+    async (command) => {
+      for (const flag of ["-o", "--output"]) {
+        const r = await run(command, flag, "out.txt");
+        expect(r.code).toBe(2);
+        expect(r.err).toBe(
+          `${command}: unknown option '${flag}': ${command} prints its result on stdout; redirect it to a file (> FILE) (add --help for usage)\n`,
+        );
+      }
     },
   );
 });

@@ -161,6 +161,23 @@ describe("check-planner's module that does not load", () => {
       expect(r.err, x).not.toContain("[worker eval]");
     }
   });
+
+  it("a TypeScript planner and a package missing beside the module are refused with what to do", async () => {
+    const dir = tempDir("rough-module-hint");
+    writeFileSync(join(dir, "planner.ts"), "export function plan(m: unknown): unknown { return m; }\n");
+    const ts = await run("check-planner", join(dir, "planner.ts"), "--runs", "1");
+    expect([ts.code, ts.out]).toEqual([2, ""]);
+    expect(ts.err).toMatch(
+      /cannot load the planner module: Unknown file extension "\.ts".*: check-planner runs JavaScript; compile/,
+    );
+    expect(ts.err.trimEnd()).not.toContain("\n");
+    writeFileSync(join(dir, "imports.mjs"), 'import { x } from "no-such-package-qa";\nexport const plan = () => x;\n');
+    const pkg = await run("check-planner", join(dir, "imports.mjs"), "--runs", "1");
+    expect([pkg.code, pkg.out]).toEqual([2, ""]);
+    expect(pkg.err).toMatch(
+      /Cannot find package 'no-such-package-qa'.* \(the module's imports are resolved from its own folder: install no-such-package-qa there/,
+    );
+  });
 });
 
 describe("a schedule or program made for another matrix", () => {

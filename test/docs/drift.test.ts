@@ -1,6 +1,7 @@
 /** Docs that restate code are pinned to it: report ids, the document table, examples, --version, the README's bench numbers. */
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { benchHeadlines } from "../../bench/headlines.js";
@@ -80,6 +81,24 @@ describe("docs against code", () => {
     const rows = formats.split("\n").filter((l) => /^\| [a-z-]+ +\|/.test(l));
     const named = rows.flatMap((l) => [...l.matchAll(/`([a-z-]+\.v1\.schema\.json)`/g)].map((m) => m[1]!)).sort();
     expect(named).toEqual(files);
+  });
+
+  it("the README's library section says what this Node does with require() of an ES module", () => {
+    const dir = mkdtempSync(join(tmpdir(), "commplan-require-esm-"));
+    try {
+      writeFileSync(join(dir, "m.mjs"), "export const x = 42;\n");
+      const r = spawnSync(process.execPath, ["-e", 'console.log(require("./m.mjs").x)'], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      const canRequireEsm = r.status === 0 && r.stdout.trim() === "42";
+      const readme = text("README.md").replace(/\s+/g, " ");
+      // Node 20.19 and later load an ES module with require(): the README must not say Node 20 cannot
+      if (canRequireEsm) expect(readme).not.toMatch(/Node 20 cannot `require` an ES module/);
+      expect(readme).toContain('`require("commplan")` fails (`ERR_PACKAGE_PATH_NOT_EXPORTED`) on every Node version');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("--version prints package.json's version (in process, and from bin/ when dist/ is built)", async () => {

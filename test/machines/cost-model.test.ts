@@ -244,6 +244,15 @@ describe("scheduleCost, input checks", () => {
     expect(() => scheduleCost(s, M, "eager" as CostMode)).toThrow(/^machines: unknown cost mode 'eager'/);
   });
 
+  it("names a missing or non-string mode as what it is, not as the string 'undefined'", () => {
+    const s = build(2, [["s", "none", [[[0, 1, 1]]]]]);
+    const call = scheduleCost as (...a: unknown[]) => unknown;
+    expect(() => call(s, M)).toThrow(
+      /^machines: the cost mode must be a string, got undefined; known: blocking, nonblocking$/,
+    );
+    expect(() => call(s, M, { mode: "blocking" })).toThrow(/^machines: the cost mode must be a string, got an object;/);
+  });
+
   it("rejects a transfer naming a node outside the schedule", () => {
     // the builder refuses node 5 of P = 2 where it is given: the schedule object is edited after it is built
     const s = build(2, [["s", "none", [[[0, 1, 1]]]]]);

@@ -170,6 +170,18 @@ describe("the other kind's field in a simulator request gets its own rule, not '
   });
 });
 
+describe("plan(m, 'auto'), as the command line spells auto, names the function that makes auto's choice", () => {
+  it("is refused with planAuto named, no 'did you mean' another planner", () => {
+    const message = refused(() => plan(m, "auto"), "BAD_OPTION", "algorithm");
+    expect(message).toMatch(
+      /^planner: unknown algorithm 'auto': auto is no planner .*planAuto\(matrix, machine, options\)/,
+    );
+    expect(message).not.toContain("did you mean");
+    // a misspelt planner still gets its suggestion
+    expect(refused(() => plan(m, "shitf"), "BAD_OPTION", "algorithm")).toContain("(did you mean shift?)");
+  });
+});
+
 describe("a matrix that is not a CommMatrix is refused in one line", () => {
   const notMatrices: [string, unknown, RegExp][] = [
     ["null", null, /the matrix is not a CommMatrix, got null \(make one with matrixFromRows or matrixFromEntries\)$/],

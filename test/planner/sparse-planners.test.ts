@@ -2,7 +2,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scheduleToJsonText } from "../../src/io/schedule-json-write.js";
-import { matrixFromCoordinates, toDense, toSparse, type CommMatrix } from "../../src/model/matrix.js";
+import {
+  MAX_DENSE_P,
+  matrixFromCoordinates,
+  matrixFromEntries,
+  toDense,
+  toSparse,
+  type CommMatrix,
+} from "../../src/model/matrix.js";
 import { isCommplanError } from "../../src/model/errors.js";
 import { generatePattern } from "../../src/patterns/index.js";
 import { PLANNERS, plan } from "../../src/planner/index.js";
@@ -88,5 +95,19 @@ describe("planners on sparse storage", () => {
       );
       expect(message).not.toContain("\n");
     }
+  });
+
+  it("past P = MAX_DENSE_P the refusal does not send the user to a dense form, which no reader would take", () => {
+    const m = matrixFromEntries(MAX_DENSE_P + 1, [[0, 1, 3]]);
+    let message = "";
+    try {
+      plan(m, "four-stage", {});
+    } catch (e) {
+      expect(isCommplanError(e)).toBe(true);
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/P = 16385, 1 entry, .*plan an O\(E\) algorithm/);
+    expect(message).not.toContain("give the matrix in a dense form");
+    expect(message).toContain(`the dense form that would plan it holds at most P = ${MAX_DENSE_P}`);
   });
 });

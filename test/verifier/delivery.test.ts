@@ -62,6 +62,28 @@ describe("delivery: linear work", () => {
     expect(r.delivery.holds).toBe(false);
     expect(r.delivery.witness).toBe("elements 0..4 of message 0 -> 2 end at node 1, not 2");
   });
+
+  it("a witness of one element reads in the singular, of several in the plural", () => {
+    const witness = (size: number, sent: number | null): string | null => {
+      const data = new Float64Array(4);
+      data[1] = size;
+      data[2] = 1; // message 1 -> 0, always sent whole
+      const m = matrixFromData(2, data);
+      const b = new ScheduleBuilder(header(m), true);
+      b.step().transfer(1, 0, 1);
+      b.chunk(1, 0, 0, 1);
+      if (sent !== null) {
+        b.transfer(0, 1, sent);
+        b.chunk(0, 1, 0, sent);
+      }
+      return checkDelivery(m, b.build()).delivery.witness;
+    };
+    expect(witness(1, null)).toBe("element 0 of message 0 -> 1 is never sent");
+    expect(witness(3, null)).toBe("elements 0..2 of message 0 -> 1 are never sent");
+    expect(witness(1, 2)).toBe("step 0: element 1 of message 0 -> 1 does not exist (the message has 1 element)");
+    expect(witness(1, 3)).toBe("step 0: elements 1..2 of message 0 -> 1 do not exist (the message has 1 element)");
+    expect(witness(2, 3)).toBe("step 0: element 2 of message 0 -> 1 does not exist (the message has 2 elements)");
+  });
 });
 
 /**

@@ -334,7 +334,24 @@ function loadFailure(file: string, a: Answer): Error {
   return fail(
     "check-planner",
     "BAD_INPUT",
-    `cannot load the planner module: ${line === null ? "" : `syntax error at line ${line}: `}${message}`,
+    `cannot load the planner module: ${line === null ? "" : `syntax error at line ${line}: `}${message}${loadHint(message)}`,
     { file },
   );
+}
+
+/**
+ * What to do about the two load failures a new user meets first, Node's own words saying neither: a TypeScript file
+ * (Node 20 runs JavaScript only) and a package the module imports that is not installed where the module is (Node
+ * resolves its imports from its own folder, not from commplan's).
+ */
+function loadHint(message: string): string {
+  if (/^Unknown file extension "\.[cm]?tsx?"/.test(message))
+    return (
+      ": check-planner runs JavaScript; compile the planner (tsc) and give its .js or .mjs, or test the TypeScript " +
+      "with the kit commplan/testing (docs/testing-kit.md)"
+    );
+  const pkg = /^Cannot find package '([^']+)'/.exec(message)?.[1];
+  if (pkg !== undefined)
+    return ` (the module's imports are resolved from its own folder: install ${pkg} there, npm install ${pkg})`;
+  return "";
 }
