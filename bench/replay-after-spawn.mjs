@@ -1,7 +1,7 @@
 // The program replay's cost right after the process spawned a child, as the program-replay bench times it (each
 // case's smpirun run by spawnSync, then its replays in the same process): a warm replay of one bench case, timed in
-// groups of three, each group after no child or after `sleep 0.3` run by spawnSync, with its user and system CPU time,
-// minor page faults and wall time.
+// groups of three: four groups with no child spawned yet in the process, then four each after `sleep 0.3` run by
+// spawnSync; with each replay's user and system CPU time, minor page faults and wall time.
 //
 //   node bench/replay-after-spawn.mjs DIST [network] [P] [runtime] [variant] [--big]
 //
@@ -55,8 +55,10 @@ function once() {
 
 const kept = big ? [new Float64Array(25e6).fill(1), Array.from({ length: 2e6 }, (_, i) => ({ i }))] : [];
 for (let k = 0; k < 20; k++) once();
-for (let i = 0; i < 4; i++)
-  for (const kind of ["none", "spawn"]) {
+// Every "none" group runs before the first spawn: a group after an earlier spawn would still fault on the pages that
+// fork left copy-on-write, so it would be no control.
+for (const kind of ["none", "spawn"])
+  for (let i = 0; i < 4; i++) {
     if (kind === "spawn") spawnSync("sleep", ["0.3"]);
     const runs = [once(), once(), once()].map(
       (x) => `user ${x.user.toFixed(1)} sys ${x.system.toFixed(1)} faults ${x.faults} wall ${x.wall.toFixed(1)}`,
