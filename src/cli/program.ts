@@ -97,7 +97,10 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
   refuseHelpOfUnknown(program, argv);
-  // first of the hooks: an error of the shared option parsers names the command (exit-code.ts, inputErrorLine)
+  // an error names the command the run names (exit-code.ts, inputErrorLine), also one thrown as its arguments are
+  // read (gen's pattern name), before any hook; the first hook sets the command that runs
+  const runs = commandOf(program, argv);
+  if (runs !== undefined) ctx.command = pathName(runs);
   program.hook("preAction", (_program, action) => {
     ctx.command = pathName(action);
   });
