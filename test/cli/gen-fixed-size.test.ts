@@ -32,7 +32,7 @@ describe("gen of a fixed-size pattern needs no --p", () => {
     const other = await run("gen", "ranka-fig1", "--p", "16", "-o", join(dir, "x.json"));
     expect([other.code, other.err]).toEqual([
       2,
-      "patterns: pattern 'ranka-fig1' is a fixed 8 x 8 matrix; p must be 8, got 16\n",
+      "gen: pattern 'ranka-fig1' is a fixed 8 x 8 matrix; p must be 8, got 16\n",
     ]);
     const any = await run("gen", "uniform", "-o", join(dir, "y.json"));
     expect(any.code).toBe(2);

@@ -77,7 +77,7 @@ describe("commplan gen, workload patterns", () => {
     const none = await run("gen", "spmv", "--p", "4");
     expect([none.code, none.err]).toEqual([
       2,
-      expect.stringMatching(/^patterns: pattern 'spmv' needs a sparse matrix: --file path\.mtx .*\n$/),
+      expect.stringMatching(/^gen: pattern 'spmv' needs a sparse matrix: --file path\.mtx .*\n$/),
     ]);
     const other = await run("gen", "halo", "--p", "4", "--file", FIXTURE);
     expect([other.code, other.err]).toEqual([2, "gen: pattern 'halo' reads no file; it takes no --file\n"]);

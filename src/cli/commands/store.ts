@@ -29,6 +29,7 @@ import { storeDamage } from "../../store/plan-store.js";
 import { entryFile, existingPlanStore } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
+import { subCommandError } from "../sub-command.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { checkStorePlanMemory } from "../plan-bytes.js";
 import { fmt, intOption, keyValues, matrixReadOptions, RANKS_FLAGS, refuseDashDirectory, table } from "../io.js";
@@ -483,15 +484,9 @@ export function registerStore(program: Command, ctx: CliContext): void {
   registerMaintenance(store, ctx);
   // alone, one line (as the bare commplan), not the whole help
   store.allowExcessArguments(true).action(() => {
-    const names = store.commands.map((c) => c.name());
-    const which = `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
     const word = store.args[0];
     // 'store help [sub]' is commander's own help, which an action of the parent takes over
     if (word === "help") (store.commands.find((c) => c.name() === store.args[1]) ?? store).help();
-    throw fail(
-      "store",
-      "BAD_OPTION",
-      `${word === undefined ? "missing sub-command" : `unknown sub-command ${quoted(word)}`}: ${which} (try commplan store --help)`,
-    );
+    throw subCommandError(store, word);
   });
 }
