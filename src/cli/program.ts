@@ -186,15 +186,22 @@ function showLetterFlags(program: Command): void {
     c.configureHelp({
       ...c.configureHelp(),
       optionTerm(this: Help, option: Option): string {
-        const flags = [option.short, option.long].filter((f) => f !== undefined && !isOneLetterLong(f));
-        if (flags.length === [option.short, option.long].filter((f) => f !== undefined).length)
-          return Help.prototype.optionTerm.call(this, option);
-        const letter = shortOf.get(option);
-        const value = option.flags.replace(/^[^<[]*/, "");
-        return [...(letter === undefined ? [] : [letter]), ...flags].join(", ") + (value === "" ? "" : ` ${value}`);
+        return shownFlags(option, shortOf.get(option)) ?? Help.prototype.optionTerm.call(this, option);
       },
     });
   }
+}
+
+/**
+ * The flags of an option with a one-letter long flag as help and the refusal of a missing one write them: `letter`
+ * (its accepted short flag, if any) and its other flags, value last (`-p, --ranks <n>`); null for any other option.
+ */
+function shownFlags(option: Option, letter: string | undefined): string | null {
+  const given = [option.short, option.long].filter((f) => f !== undefined);
+  const flags = given.filter((f) => !isOneLetterLong(f));
+  if (flags.length === given.length) return null;
+  const value = option.flags.replace(/^[^<[]*/, "");
+  return [...(letter === undefined ? [] : [letter]), ...flags].join(", ") + (value === "" ? "" : ` ${value}`);
 }
 
 /** True for a one-letter long flag (`--p`, gen's `--d`, te-table's `--n`): a legacy spelling, accepted but unshown. */
@@ -263,7 +270,9 @@ function refuseBothSpellings(program: Command, argv: readonly string[], typed: r
 /** Commander's message for the first required option of `c` not given, if any. */
 function missingRequired(c: Command): string | undefined {
   const option = c.options.find((o) => REQUIRED.has(o) && c.getOptionValue(o.attributeName()) === undefined);
-  return option === undefined ? undefined : `error: required option '${option.flags}' not specified`;
+  if (option === undefined) return undefined;
+  const letter = [...letterFlags(c)].find(([, o]) => o === option)?.[0];
+  return `error: required option '${shownFlags(option, letter) ?? option.flags}' not specified`;
 }
 
 /**

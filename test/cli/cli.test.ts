@@ -423,7 +423,7 @@ describe("the installed command", () => {
     const help = (...args: string[]): string =>
       execFileSync(process.execPath, [bin, ...args, "--help"], { encoding: "utf8" });
     expect(help("gen")).toMatch(
-      /-p, --p, --ranks <n> +number of nodes P \(1\.\.\d+, or 1\.\.\d+[^)]*ranka-fig1\s+and\s+wang-table1\s+give\s+their\s+own\)\s+\(required\)/,
+      /-p, --ranks <n> +number of nodes P \(1\.\.\d+, or 1\.\.\d+[^)]*ranka-fig1\s+and\s+wang-table1\s+give\s+their\s+own\)\s+\(required\)/,
     );
     expect(help("export")).toMatch(/-f, --format <name> +output format \(choices: [^)]*\) \(required\)/);
     expect(help("platform")).toMatch(/--topology <spec>[^]*\(required\)/);
@@ -491,7 +491,7 @@ describe("the installed command", () => {
     for (const [args, line] of [
       [["plan"], "plan: required option '-a, --algorithm <name>' not specified (add --help for usage)"],
       [["plan", "-a", "shift"], "plan: missing required argument 'matrix' (add --help for usage)"],
-      [["gen", "uniform"], "gen: required option '--p, --ranks <n>' not specified (add --help for usage)"],
+      [["gen", "uniform"], "gen: required option '-p, --ranks <n>' not specified (add --help for usage)"],
       [["stats", "--bogus", "x"], "stats: unknown option '--bogus' (add --help for usage)"],
       [["plna"], "commplan: unknown command 'plna' (did you mean plan?) (add --help for usage)"],
     ] as const) {

@@ -9,7 +9,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 const dir = tempDir("gen-fixed-size");
 
 // `commplan patterns` lists ranka-fig1 and wang-table1 as "(P = 8)", and --p can be nothing else for them: gen used to
-// refuse them without --p ("required option '--p, --ranks <n>' not specified")
+// refuse them without --p ("required option '-p, --ranks <n>' not specified")
 describe("gen of a fixed-size pattern needs no --p", () => {
   it.each([
     ["ranka-fig1", 10],
@@ -36,7 +36,7 @@ describe("gen of a fixed-size pattern needs no --p", () => {
     ]);
     const any = await run("gen", "uniform", "-o", join(dir, "y.json"));
     expect(any.code).toBe(2);
-    expect(any.err).toMatch(/required option '--p, --ranks <n>' not specified/);
+    expect(any.err).toMatch(/required option '-p, --ranks <n>' not specified/);
   });
 });
 
