@@ -267,7 +267,10 @@ describe("precompute: auto", () => {
     expect((await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).code).toBe(0);
     for (const sub of ["add", "get"]) {
       const r = await run("store", sub, join(d, "s"), join(d, "m.json"), "-a", "auto");
-      expect([r.code, r.err]).toEqual([2, `store ${sub}: --algorithm auto needs --machine (the machine it chooses for)\n`]);
+      expect([r.code, r.err]).toEqual([
+        2,
+        `store ${sub}: --algorithm auto needs --machine (the machine it chooses for)\n`,
+      ]);
       // and --help says so: it said "the others accept and ignore it" of every planner but rs-nh and split-coloring
       const help = (await run("store", sub, "--help")).out.replace(/\s+/g, " ");
       expect(help).toContain("the others accept and ignore it ('commplan machines' lists the models); auto needs it");

@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
-import { oneLine, quoted } from "../../internal/quoted.js";
+import { oneLine } from "../../internal/quoted.js";
 import { didYouMean } from "../../internal/did-you-mean.js";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
