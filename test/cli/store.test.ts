@@ -319,7 +319,9 @@ describe("commplan store get: memory", () => {
     for (const sub of ["verify", "gc"]) {
       const refused = await run("store", sub, join(d, "s"), "--max-memory", "1M");
       expect(refused).toMatchObject({ code: 2, out: "" });
-      expect(refused.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: reading the ${size}-byte entry needs about `));
+      expect(refused.err).toMatch(
+        new RegExp(`^store ${sub}: .*${id}\\.arrow: reading the ${size}-byte entry needs about `),
+      );
       expect(existsSync(tmp), sub).toBe(true); // a refused gc removed nothing
       expect((await run("store", sub, join(d, "s"))).code).toBe(0);
     }
