@@ -455,7 +455,8 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
       const parts = counted(r.parts.length, "damaged part", "damaged parts");
       const summary = `${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}`;
-      if (r.failed.length > 0) throw fail("store", "IO", `gc ${summary}, but ${gcFailedText(r.failed)} (named above)`);
+      // the line starts "store gc: " (the command's name), so it says "removed", not "gc removed"
+      if (r.failed.length > 0) throw fail("store", "IO", `${summary}, but ${gcFailedText(r.failed)} (named above)`);
       if (!o.json) ctx.io.out(`store: ${summary}\n`);
     });
 }
