@@ -10,8 +10,9 @@ export interface CliContext {
   /** The run's memory budget (bytes): --max-memory, else the default; set before a command's action runs. */
   maxMemory: number;
   /**
-   * The command the run runs ("plan", "store add"), set before its action: an error of the option parsers the commands
-   * share (intOption, numberOption, keyValues, --max-memory), raised as "commplan: ...", is reported under its name.
+   * The command the run runs, as typed ("plan", "store add"), set once the program knows it (before its arguments are
+   * read): every error line the run prints starts with it, in place of the module the error names ("machines: ...",
+   * and the "commplan: ..." of the option parsers the commands share).
    */
   command?: string;
   /** 0 ok, 1 a check failed, 2 bad input or usage. */

@@ -25,18 +25,20 @@ export function exitCodeOfError(e: unknown, io: CliIo, command?: string): number
 /**
  * The one line (without its newline) reporting an error that exits 2: a CommplanError (bad input, usage; one line even
  * when its message quotes input raw) or an allocation the machine refused; null for anything else (a bug, exit 70).
- * An error of the option parsers every command shares (intOption, numberOption, keyValues in io.ts, memoryOption)
- * starts "commplan: ", as they know no command: with `command` given, the line names it instead ("gen: --ranks ..."),
- * as every other option error names its command; so does an allocation refused ("plan: out of memory: ...").
+ * With `command` given (the command as the user typed it: "plan", "store get"), the line starts with its name, as the
+ * command's own option errors do: a library error's leading module name (the module `fail` recorded on the error:
+ * "machines: unknown machine ...", "store: ...", and the "commplan: " of the option parsers every command shares) is
+ * written as the command's ("plan: unknown machine ..."); so is an allocation refused ("plan: out of memory: ...").
  */
 export function inputErrorLine(e: unknown, command?: string): string | null {
-  if (isCommplanError(e)) return oneLine(cliMessage(namedBy(e.message, command)));
+  if (isCommplanError(e)) return oneLine(namedBy(cliMessage(e.message), e.module, command));
   if (e instanceof RangeError && /Array buffer allocation failed|Invalid typed array length/.test(e.message))
     return `${command ?? "commplan"}: out of memory: ${e.message}`;
   return null;
 }
 
-/** `message` with a leading "commplan: " written as `command`'s name (unchanged without one). */
-function namedBy(message: string, command: string | undefined): string {
-  return command !== undefined && message.startsWith("commplan: ") ? `${command}: ${message.slice(10)}` : message;
+/** `message` with its leading "`module`: " written as `command`'s name (unchanged without either). */
+function namedBy(message: string, module: string | undefined, command: string | undefined): string {
+  if (command === undefined || module === undefined || !message.startsWith(`${module}: `)) return message;
+  return `${command}: ${message.slice(module.length + 2)}`;
 }

@@ -54,6 +54,6 @@ export function portsOption(value: string, rule: PortsRule): number {
   } catch (e) {
     // a count out of range where unlimited is taken: the error names that choice too
     if (rule.noUnlimited !== null || !isCommplanError(e)) throw e;
-    throw new CommplanError(e.code, e.message.replace(", got ", " or 'unlimited', got "), e.place);
+    throw new CommplanError(e.code, e.message.replace(", got ", " or 'unlimited', got "), e.place, e.module);
   }
 }

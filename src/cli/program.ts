@@ -9,6 +9,7 @@ import type { CliContext } from "./context.js";
 import { VERSION } from "./version.js";
 import { didYouMean } from "../internal/did-you-mean.js";
 import { quoted } from "../internal/quoted.js";
+import { isSubCommand, subCommandError } from "./sub-command.js";
 
 export { CommanderError } from "commander";
 
@@ -107,7 +108,10 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   const version = first === "--version" || first === "-V";
   for (const [, load] of version ? [] : named.length > 0 ? named : COMMANDS) (await load())(program, ctx);
   refuseHelpOfUnknown(program, argv);
-  // first of the hooks: an error of the shared option parsers names the command (exit-code.ts, inputErrorLine)
+  // an error names the command the run names (exit-code.ts, inputErrorLine), also one thrown as its arguments are
+  // read (gen's pattern name), before any hook; the first hook sets the command that runs
+  const runs = commandOf(program, argv);
+  if (runs !== undefined) ctx.command = pathName(runs);
   program.hook("preAction", (_program, action) => {
     ctx.command = pathName(action);
   });
@@ -120,11 +124,18 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
 
 /**
  * `help NAME` of a command that does not exist: one usage line naming it, with a suggestion, as `commplan NAME` gives
- * (commander printed the whole program's help on stderr, which did not say what was wrong).
+ * (commander printed the whole program's help on stderr, which did not say what was wrong). So is the help of a
+ * sub-command that does not exist (`help store bogus`, which main runs as `store bogus --help`; commander printed
+ * store's help, exit 0): the line `store bogus` gives, exit 2.
  */
 function refuseHelpOfUnknown(program: Command, argv: readonly string[]): void {
   const name = argv[1];
-  if (argv[0] !== "help" || argv.length !== 2 || name === undefined || name.startsWith("-")) return;
+  if (name === undefined || name.startsWith("-")) return;
+  const parent = program.commands.find((c) => c.name() === argv[0]);
+  const asksHelp = argv.includes("--help") || argv.includes("-h");
+  if (parent !== undefined && parent.commands.length > 0 && asksHelp && !isSubCommand(parent, name))
+    throw subCommandError(parent, name);
+  if (argv[0] !== "help" || argv.length !== 2) return;
   const names = ["help", ...program.commands.flatMap((c) => [c.name(), ...c.aliases()])];
   if (!names.includes(name)) program.error(`error: unknown command ${quoted(name)}${didYouMean(name, names)}`);
 }
@@ -173,20 +184,39 @@ export function expandLetterFlags(program: Command, argv: readonly string[]): st
   });
 }
 
-/** Shows each accepted one-letter short flag in its option's help: `-p, --p, --ranks <n>`. */
+/**
+ * Writes each option's flags in help as a user types them: an accepted one-letter short flag first, the readable long
+ * flag, and not the one-letter long flag it stands for (`-p, --ranks <n>`, not `-p, --p, --ranks <n>`; platform's
+ * `-p, -P <n>`; te-table's `--h-over-n <list>`, as `-h` is help's). The one-letter long flag stays accepted, unshown.
+ */
 function showLetterFlags(program: Command): void {
   for (const c of program.commands.flatMap((top) => [top, ...top.commands])) {
     const shortOf = new Map([...letterFlags(c)].map(([letter, o]) => [o, letter]));
-    if (shortOf.size === 0) continue;
+    if (!c.options.some((o) => [o.short, o.long].some(isOneLetterLong))) continue;
     c.configureHelp({
       ...c.configureHelp(),
       optionTerm(this: Help, option: Option): string {
-        const term = Help.prototype.optionTerm.call(this, option);
-        const letter = shortOf.get(option);
-        return letter === undefined ? term : `${letter}, ${term}`;
+        return shownFlags(option, shortOf.get(option)) ?? Help.prototype.optionTerm.call(this, option);
       },
     });
   }
+}
+
+/**
+ * The flags of an option with a one-letter long flag as help and the refusal of a missing one write them: `letter`
+ * (its accepted short flag, if any) and its other flags, value last (`-p, --ranks <n>`); null for any other option.
+ */
+function shownFlags(option: Option, letter: string | undefined): string | null {
+  const given = [option.short, option.long].filter((f) => f !== undefined);
+  const flags = given.filter((f) => !isOneLetterLong(f));
+  if (flags.length === given.length) return null;
+  const value = option.flags.replace(/^[^<[]*/, "");
+  return [...(letter === undefined ? [] : [letter]), ...flags].join(", ") + (value === "" ? "" : ` ${value}`);
+}
+
+/** True for a one-letter long flag (`--p`, gen's `--d`, te-table's `--n`): a legacy spelling, accepted but unshown. */
+function isOneLetterLong(flag: string | undefined): boolean {
+  return flag !== undefined && /^--[A-Za-z]$/.test(flag);
 }
 
 /**
@@ -250,7 +280,9 @@ function refuseBothSpellings(program: Command, argv: readonly string[], typed: r
 /** Commander's message for the first required option of `c` not given, if any. */
 function missingRequired(c: Command): string | undefined {
   const option = c.options.find((o) => REQUIRED.has(o) && c.getOptionValue(o.attributeName()) === undefined);
-  return option === undefined ? undefined : `error: required option '${option.flags}' not specified`;
+  if (option === undefined) return undefined;
+  const letter = [...letterFlags(c)].find(([, o]) => o === option)?.[0];
+  return `error: required option '${shownFlags(option, letter) ?? option.flags}' not specified`;
 }
 
 /**

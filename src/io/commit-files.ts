@@ -129,7 +129,7 @@ function withLeftovers(err: unknown, unrestored: readonly string[], hidden: read
     text += `; the renames before it could not all be undone: ${someNames(unrestored)} not restored`;
   const n = hidden.length;
   if (n > 0) text += `; ${n} hidden file${n === 1 ? "" : "s"} left beside them: ${someNames(hidden)}`;
-  return new CommplanError(err.code, text, err.place);
+  return new CommplanError(err.code, text, err.place, err.module);
 }
 
 /** What commitRenames does besides the renames. */

@@ -430,5 +430,6 @@ function withTempsLeft(e: unknown, dir: string, left: readonly string[]): unknow
     e.code,
     `${e.message}; ${n} temporary file${n === 1 ? "" : "s"} could not be removed from ${oneLine(dir)}: ${someNames(left)}`,
     e.place,
+    e.module,
   );
 }

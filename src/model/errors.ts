@@ -21,10 +21,16 @@ export class CommplanError extends Error {
   override readonly name = "CommplanError";
   readonly code: ErrorCode;
   readonly place: ErrorPlace;
-  constructor(code: ErrorCode, message: string, place: ErrorPlace = {}) {
+  /**
+   * The module whose name starts the message (`fail`'s first argument, "matrix" for `matrix: ...`), so that a caller
+   * can say the problem in its own name (the command line writes `plan: ...`); undefined when the message names none.
+   */
+  readonly module: string | undefined;
+  constructor(code: ErrorCode, message: string, place: ErrorPlace = {}, module?: string) {
     super(message);
     this.code = code;
     this.place = place;
+    this.module = module !== undefined && message.startsWith(`${module}: `) ? module : undefined;
   }
 }
 
@@ -37,5 +43,5 @@ export function isCommplanError(e: unknown): e is CommplanError {
 export function fail(module: string, code: ErrorCode, text: string, place: ErrorPlace = {}): CommplanError {
   const where = [place.file, place.line !== undefined ? `line ${place.line}` : undefined].filter(Boolean).join(":");
   const prefix = where ? `${module}: ${where}: ` : `${module}: `;
-  return new CommplanError(code, prefix + text, place);
+  return new CommplanError(code, prefix + text, place, module);
 }

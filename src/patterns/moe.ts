@@ -20,7 +20,7 @@ const options = {
     default: 1024,
   }),
   hidden: integer({
-    description: "model (hidden) size: elements per token, so a token is hidden x elementBytes bytes",
+    description: "model (hidden) size: elements per token, so a token is hidden x (bytes per element) bytes",
     min: 1,
     max: 1 << 16,
     unit: "elements",
@@ -48,7 +48,7 @@ const options = {
   }),
   capacityFactor: number({
     description:
-      "expert capacity per rank = ceil(capacityFactor x tokens x k / E) token copies; copies past it are dropped; 0 = no limit",
+      "expert capacity per rank = ceil(capacity factor x tokens x k / E) token copies; copies past it are dropped; 0 = no limit",
     min: 0,
     max: 1024,
     default: 1.25,

@@ -152,7 +152,7 @@ describe("bad input exits 2 with one line naming the problem", () => {
       writeFileSync(file, text);
       const r = await run("stats", file);
       expect(r.code).toBe(2);
-      expect(r.err).toBe(`matrix: ${file}${message}\n`);
+      expect(r.err).toBe(`stats: ${file}${message}\n`);
     });
   }
 
@@ -211,7 +211,7 @@ describe("bad input exits 2 with one line naming the problem", () => {
     const r = await run("gen", "uniform", "--p", "4", "-o", join(dir, "no-such-dir", "m.json"));
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `matrix: ${join(dir, "no-such-dir", "m.json")}: cannot write: the directory ${join(dir, "no-such-dir")} does not exist\n`,
+      `gen: ${join(dir, "no-such-dir", "m.json")}: cannot write: the directory ${join(dir, "no-such-dir")} does not exist\n`,
     );
     expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
     expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
@@ -221,14 +221,14 @@ describe("bad input exits 2 with one line naming the problem", () => {
     writeFileSync(f("nl-key.json"), '{"format":"commplan.matrix/v1","p":1,"rows":[[0]],"a\\nb":1}');
     const r = await run("stats", f("nl-key.json"));
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`matrix: ${f("nl-key.json")}: / must NOT have additional properties ("a\\nb")\n`);
+    expect(r.err).toBe(`stats: ${f("nl-key.json")}: / must NOT have additional properties ("a\\nb")\n`);
   });
 
   it("--param __proto__=3 is an unknown parameter, not silently dropped", async () => {
     await run("gen", "uniform", "--p", "4", "-o", f("proto.json"));
     const r = await run("plan", f("proto.json"), "-a", "shift", "--param", "__proto__=3");
     expect(r.code).toBe(2);
-    expect(r.err).toBe("planner: shift: unknown parameter '__proto__'; known: (none)\n");
+    expect(r.err).toBe("plan: shift: unknown parameter '__proto__'; known: (none)\n");
   });
 });
 
@@ -255,7 +255,7 @@ describe("output targets: -o writes to what is there, never replaces it", () => 
       const r = await run("gen", "uniform", "--p", "4", "-o", sock);
       expect(r.code).toBe(2);
       expect(r.err).toBe(
-        `matrix: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)\n`,
+        `gen: ${sock}: cannot write: no such device or address (a socket cannot be opened as a file)\n`,
       );
       expect(lstatSync(sock).isSocket()).toBe(true);
     } finally {
@@ -423,7 +423,7 @@ describe("the installed command", () => {
     const help = (...args: string[]): string =>
       execFileSync(process.execPath, [bin, ...args, "--help"], { encoding: "utf8" });
     expect(help("gen")).toMatch(
-      /-p, --p, --ranks <n> +number of nodes P \(1\.\.\d+, or 1\.\.\d+[^)]*ranka-fig1\s+and\s+wang-table1\s+give\s+their\s+own\)\s+\(required\)/,
+      /-p, --ranks <n> +number of nodes P \(1\.\.\d+, or 1\.\.\d+[^)]*ranka-fig1\s+and\s+wang-table1\s+give\s+their\s+own\)\s+\(required\)/,
     );
     expect(help("export")).toMatch(/-f, --format <name> +output format \(choices: [^)]*\) \(required\)/);
     expect(help("platform")).toMatch(/--topology <spec>[^]*\(required\)/);
@@ -479,8 +479,8 @@ describe("the installed command", () => {
   });
   it("empty stdin says the input is empty (not what a CSV guess makes of it)", () => {
     for (const [input, line] of [
-      ["", "matrix: <stdin>: the input is empty"],
-      [" \n\n", "matrix: <stdin>: the input is empty (only blanks)"],
+      ["", "stats: <stdin>: the input is empty"],
+      [" \n\n", "stats: <stdin>: the input is empty (only blanks)"],
     ] as const) {
       const r = spawnSync(process.execPath, [bin, "stats", "-"], { input, encoding: "utf8" });
       expect(r.status).toBe(2);
@@ -491,7 +491,7 @@ describe("the installed command", () => {
     for (const [args, line] of [
       [["plan"], "plan: required option '-a, --algorithm <name>' not specified (add --help for usage)"],
       [["plan", "-a", "shift"], "plan: missing required argument 'matrix' (add --help for usage)"],
-      [["gen", "uniform"], "gen: required option '--p, --ranks <n>' not specified (add --help for usage)"],
+      [["gen", "uniform"], "gen: required option '-p, --ranks <n>' not specified (add --help for usage)"],
       [["stats", "--bogus", "x"], "stats: unknown option '--bogus' (add --help for usage)"],
       [["plna"], "commplan: unknown command 'plna' (did you mean plan?) (add --help for usage)"],
     ] as const) {

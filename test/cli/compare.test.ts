@@ -57,7 +57,7 @@ describe("commplan compare", () => {
     const cases: [string[], RegExp][] = [
       [["--sweep", "4..1"], /^compare: --sweep: the range '4..1' runs backwards/],
       [["--svg", "-"], /^compare: --svg -: stdout carries the comparison/],
-      [["--algorithms", "nope"], /^planner: unknown algorithm 'nope'/],
+      [["--algorithms", "nope"], /^compare: unknown algorithm 'nope'/],
       // auto chooses among the planners compare already runs: refused with what to do instead
       [
         ["--algorithms", "shift,auto"],
@@ -70,7 +70,7 @@ describe("commplan compare", () => {
       ],
       [["--html", f("u.json")], /u.json/],
       [["--port-sharing", "fair"], /^compare: --port-sharing goes with --network/],
-      [["--network", "fat-tree:k=2"], /^topology: fat-tree: k = 2 gives 2 hosts, fewer than P = 4/],
+      [["--network", "fat-tree:k=2"], /^compare: fat-tree: k = 2 gives 2 hosts, fewer than P = 4/],
     ];
     for (const [extra, msg] of cases) {
       const r = await run("compare", f("u.json"), "--machine", "t3d-004", ...extra);

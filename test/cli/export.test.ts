@@ -58,7 +58,7 @@ describe("commplan export", () => {
     await run("plan", f("m.json"), "--algorithm", "two-stage", "-o", f("s-msg.json"));
     const relay = await run("export", f("s-msg.json"), "--matrix", f("m.json"), "--format", "program");
     expect(relay.code).toBe(2);
-    expect(relay.err).toMatch(/^lower: two-stage relays elements: plan with --payload/);
+    expect(relay.err).toMatch(/^export: two-stage relays elements: plan with --payload/);
     expect(relay.err.trim().split("\n")).toHaveLength(1);
     const fmt = await run("export", f("shift.json"), "--matrix", f("m.json"), "--format", "nope");
     expect(fmt.code).toBe(2);

@@ -51,8 +51,8 @@ describe("a mistyped option is named before a required one", () => {
     expect(r.err).toMatch(/unknown option '--algoritm' \(did you mean --algorithm\?\)/);
   });
   it("a required option given no value is still refused, and --help still marks it", async () => {
-    expect((await run("gen", "pattern1")).err).toMatch(/required option '--p, --ranks <n>' not specified/);
-    expect((await run("gen", "--help")).out).toMatch(/--p, --ranks <n>\s+number of nodes P \([^)]*\)\s+\(required\)/);
+    expect((await run("gen", "pattern1")).err).toMatch(/required option '-p, --ranks <n>' not specified/);
+    expect((await run("gen", "--help")).out).toMatch(/-p, --ranks <n>\s+number of nodes P \([^)]*\)\s+\(required\)/);
   });
 });
 

@@ -9,7 +9,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 const dir = tempDir("gen-fixed-size");
 
 // `commplan patterns` lists ranka-fig1 and wang-table1 as "(P = 8)", and --p can be nothing else for them: gen used to
-// refuse them without --p ("required option '--p, --ranks <n>' not specified")
+// refuse them without --p ("required option '-p, --ranks <n>' not specified")
 describe("gen of a fixed-size pattern needs no --p", () => {
   it.each([
     ["ranka-fig1", 10],
@@ -32,11 +32,11 @@ describe("gen of a fixed-size pattern needs no --p", () => {
     const other = await run("gen", "ranka-fig1", "--p", "16", "-o", join(dir, "x.json"));
     expect([other.code, other.err]).toEqual([
       2,
-      "patterns: pattern 'ranka-fig1' is a fixed 8 x 8 matrix; p must be 8, got 16\n",
+      "gen: pattern 'ranka-fig1' is a fixed 8 x 8 matrix; p must be 8, got 16\n",
     ]);
     const any = await run("gen", "uniform", "-o", join(dir, "y.json"));
     expect(any.code).toBe(2);
-    expect(any.err).toMatch(/required option '--p, --ranks <n>' not specified/);
+    expect(any.err).toMatch(/required option '-p, --ranks <n>' not specified/);
   });
 });
 

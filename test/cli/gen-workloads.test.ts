@@ -77,12 +77,12 @@ describe("commplan gen, workload patterns", () => {
     const none = await run("gen", "spmv", "--p", "4");
     expect([none.code, none.err]).toEqual([
       2,
-      expect.stringMatching(/^patterns: pattern 'spmv' needs a sparse matrix: --file path\.mtx .*\n$/),
+      expect.stringMatching(/^gen: pattern 'spmv' needs a sparse matrix: --file path\.mtx .*\n$/),
     ]);
     const other = await run("gen", "halo", "--p", "4", "--file", FIXTURE);
     expect([other.code, other.err]).toEqual([2, "gen: pattern 'halo' reads no file; it takes no --file\n"]);
     const missing = await run("gen", "spmv", "--p", "4", "--file", join(dir, "nope.mtx"));
-    expect([missing.code, missing.err]).toEqual([2, `sparse-matrix: ${join(dir, "nope.mtx")}: no such file\n`]);
+    expect([missing.code, missing.err]).toEqual([2, `gen: ${join(dir, "nope.mtx")}: no such file\n`]);
     const bad = await run("gen", "moe", "--p", "2", "--k", "3");
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/option 'k' of pattern 'moe' must be at most the number of experts/);

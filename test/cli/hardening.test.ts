@@ -472,7 +472,7 @@ describe("item 6: errors quote a short excerpt of junk", () => {
     for (let i = 0; i < junk.length; i++) junk[i] = (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
     writeFileSync(f("junk.bin"), junk);
     const r = await run(["stats", f("junk.bin")]);
-    oneLineError(r, /^matrix: /);
+    oneLineError(r, /^stats: /);
     expect(r.err.length).toBeLessThan(300 + dir.length);
   });
 });

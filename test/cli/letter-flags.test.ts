@@ -37,7 +37,7 @@ describe("one-letter options take their letter as a short flag", () => {
         const letter = [o.short, o.long].find((f) => f !== undefined && /^--[A-Za-z]$/.test(f))?.slice(2);
         if (o.hidden || letter === undefined || letter === "h") continue;
         seen.push(`${words.join(" ")} -${letter}`);
-        expect(help, `${words.join(" ")} --help`).toContain(`-${letter}, ${o.flags}`);
+        expect(help, `${words.join(" ")} --help`).toContain(shownTerm(o, `-${letter}`));
         // another option's value that looks like the flag stays a value
         const valued = c.options.find((v) => v !== o && v.required && v.long !== undefined)?.long ?? "--";
         const argv = [...words, `-${letter}`, "8", valued, `-${letter}`];
@@ -71,6 +71,23 @@ describe("one-letter options take their letter as a short flag", () => {
     expect((await run("gen", "pattern1", "-h")).out).toMatch(/^Usage: commplan gen/);
   });
 
+  it("help shows no one-letter long flag (--p), which stays accepted: gen --p 8 runs as -p 8 and --ranks 8", async () => {
+    const program = await everyCommand();
+    for (const [words, c] of commands(program)) {
+      const help = c.helpInformation();
+      expect(help, `${words.join(" ")} --help`).not.toMatch(/(^|[\s,(/])--[A-Za-z](?=[\s,)=]|$)/m);
+    }
+    expect((await run("gen", "--help")).out).toMatch(/^ {2}-p, --ranks <n> {2,}number of nodes P/m);
+    const long = await run("gen", "uniform", "--p", "8");
+    expect(long.code).toBe(0);
+    expect(JSON.parse(long.out)).toMatchObject({ p: 8 });
+    expect(await run("gen", "uniform", "-p", "8")).toEqual(long);
+    expect(await run("gen", "uniform", "--ranks", "8")).toEqual(long);
+    const nodes = await run("te-table", "--n", "8,8", "--h", "1", "--seeds", "1", "--json");
+    expect(nodes.code).toBe(0);
+    expect(await run("te-table", "--nodes", "8", "--h-over-n", "1", "--seeds", "1", "--json")).toEqual(nodes);
+  });
+
   it("a value that looks like a letter flag stays the value of the option before it", async () => {
     const program = await everyCommand();
     expect(expandLetterFlags(program, ["gen", "pattern1", "-o", "-d", "-d", "2", "--", "-p"])).toEqual([
@@ -90,7 +107,14 @@ describe("one-letter options take their letter as a short flag", () => {
 function shortsOf(c: Command, o: Option, help: string): string[] {
   const short = o.short !== undefined && !o.short.startsWith("--") ? [o.short] : [];
   const letter = [o.short, o.long].find((f) => f !== undefined && /^--[A-Za-z]$/.test(f))?.slice(1);
-  return letter !== undefined && help.includes(`${letter}, ${o.flags}`) ? [...short, letter] : short;
+  return letter !== undefined && help.includes(shownTerm(o, letter)) ? [...short, letter] : short;
+}
+
+/** How --help writes option `o` taking `letter` (`-p`): the letter, its flags but a one-letter long one, its value. */
+function shownTerm(o: Option, letter: string): string {
+  const flags = [o.short, o.long].filter((f): f is string => f !== undefined && !/^--[A-Za-z]$/.test(f));
+  const value = o.flags.replace(/^[^<[]*/, "");
+  return [letter, ...flags].join(", ") + (value === "" ? "" : ` ${value}`);
 }
 
 describe("a short flag means one option on every command", () => {

@@ -16,7 +16,7 @@ describe("messages", () => {
     const typo = await run("store", "lst", "x");
     expect(typo).toMatchObject({ code: 2 });
     expect(typo.err).toBe(
-      "store: unknown sub-command 'lst': add, get, list, verify or gc (try commplan store --help)\n",
+      "store: unknown sub-command 'lst' (did you mean list?): add, get, list, verify or gc (try commplan store --help)\n",
     );
   });
 
@@ -31,7 +31,7 @@ describe("messages", () => {
     const r = await run("verify-program", f("both.json"), "--matrix", f("m.json"));
     expect(r.code).toBe(2);
     expect(r.err).toMatch(
-      /^program: .*both\.json: \/ must match exactly one schema in oneOf \(give exactly one of 'ranks' and 'files'\)\n$/,
+      /^verify-program: .*both\.json: \/ must match exactly one schema in oneOf \(give exactly one of 'ranks' and 'files'\)\n$/,
     );
   });
 

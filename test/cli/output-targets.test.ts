@@ -127,7 +127,7 @@ describe("simulate: every output checked before the replay, all or none written"
     expect(readdirSync(dir).sort()).toEqual(["m4.json", "s4.json"]);
     const g = await run("gen", "uniform", "--ranks", "4", "-o", "/proc/x.json");
     expect(g.code).toBe(2);
-    expect(g.err).toBe("matrix: /proc/x.json: cannot create a file in /proc\n");
+    expect(g.err).toBe("gen: /proc/x.json: cannot create a file in /proc\n");
   });
 });
 
@@ -228,10 +228,10 @@ describe("plan store: a directory that takes no new directory", () => {
     const { f } = await setup();
     const add = await run("store", "add", "/proc/commplan-store", f("m4.json"), "-a", "shift");
     expect(add.code).toBe(2);
-    expect(add.err).toBe("store: /proc/commplan-store: cannot create a file in /proc\n");
+    expect(add.err).toBe("store add: /proc/commplan-store: cannot create a file in /proc\n");
     writeFileSync(f("spec.json"), JSON.stringify({ patterns: ["uniform"], p: [4], seeds: [1], algorithms: ["shift"] }));
     const pre = await run("precompute", f("spec.json"), "--store", "/proc/commplan-store/a", "--jobs", "1");
     expect(pre.code).toBe(2);
-    expect(pre.err).toBe("store: /proc/commplan-store/a: cannot create a file in /proc\n");
+    expect(pre.err).toBe("precompute: /proc/commplan-store/a: cannot create a file in /proc\n");
   });
 });

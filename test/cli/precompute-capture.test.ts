@@ -223,7 +223,7 @@ describe("precompute --from-capture of a damaged capture", () => {
       ["elementBytes", (rec) => (rec["elementBytes"] = 4), /the record's elementBytes 4 is not its matrix's \(8\)$/],
       ["key", (rec) => (rec["key"] = "f".repeat(32)), /the capture's key f{32} is not its matrix's/],
       ["no p", (rec) => delete rec["p"], /capture\.json: a commplan\.capture\/v1 record needs a valid 'p'$/],
-      ["matrix", (_, mf) => writeFileSync(mf, readFileSync(mf, "utf8").slice(0, 40)), /^matrix: .*invalid JSON/],
+      ["matrix", (_, mf) => writeFileSync(mf, readFileSync(mf, "utf8").slice(0, 40)), /^precompute: .*invalid JSON/],
     ];
     for (const [what, change, message] of damage) {
       const d = dir();
@@ -274,7 +274,7 @@ describe("precompute --from-capture of capture files read whole", () => {
           rmSync(join(cap, `${key}-0-0.matrix.json`));
           fs.symlinkSync("/dev/zero", join(cap, `${key}-0-0.matrix.json`));
         },
-        /^matrix: .*-0-0\.matrix\.json: /,
+        /^precompute: .*-0-0\.matrix\.json: /,
       ],
     ];
     for (const [what, change, message] of cases) {
@@ -623,7 +623,7 @@ describe("precompute --from-capture on a network too small for one pattern", () 
     for (const json of [[], ["--json"]]) {
       const r = await run(...base, "fat-tree:k=4", "--store", join(d, "s"), ...json);
       expect([r.code, r.out]).toEqual([2, ""]);
-      expect(r.err).toBe("topology: fat-tree: k = 4 gives 16 hosts, fewer than P = 32\n");
+      expect(r.err).toBe("precompute: fat-tree: k = 4 gives 16 hosts, fewer than P = 32\n");
       expect(existsSync(join(d, "s"))).toBe(false);
     }
     const fits = await run(...base, "fat-tree:k=6", "--store", join(d, "s"));

@@ -185,7 +185,7 @@ describe("'-' as a directory of several files", () => {
     for (const [argv, what] of [
       [["export", "s.json", "-m", "m.json", "-f", "program", "--split", "-"], "export: --split"],
       [["export", "s.json", "-m", "m.json", "-f", "simgrid", "--machine", "t3d-004", "--out", "-"], "export: --out"],
-      [["store", "add", "-", "m.json", "-a", "shift"], "store: the store directory"],
+      [["store", "add", "-", "m.json", "-a", "shift"], "store add: the store directory"],
       [["precompute", "spec.json", "--store", "-"], "precompute: --store"],
       [["precompute", "--from-capture", "cap", "--store", "-", "--machine", "t3d-004"], "precompute: --store"],
     ] as const) {

@@ -86,7 +86,7 @@ describe("simulate --network", () => {
       [["--port-sharing", "fair"], /--port-sharing goes with --network/],
       [["--link-svg", f("x.svg")], /--link-svg goes with --network/],
       [["--network", "fat-tree:k=4", "--link-svg", "-"], /--link-svg -: stdout/],
-      [["--network", "no-such:x=1"], /^topology: .*no-such/],
+      [["--network", "no-such:x=1"], /^simulate: .*no-such/],
       [["--network", f("small.json")], /has 2 hosts, fewer than P = 16/],
       [["--network", "fat-tree:k=4,oversub=0"], /oversub/],
     ];

@@ -114,7 +114,7 @@ describe("a sparse P = 16384 matrix under a 256 MiB budget", () => {
     );
     expect(full.code).toBe(2);
     expect(full.err).toMatch(
-      /^lower: a full-form layout \(P blocks per rank\) at P = 16384 needs about 8 GiB, past the memory budget of 256 MiB/,
+      /^export: a full-form layout \(P blocks per rank\) at P = 16384 needs about 8 GiB, past the memory budget of 256 MiB/,
     );
     expect(full.err.trim().split("\n")).toHaveLength(1);
   });

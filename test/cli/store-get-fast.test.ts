@@ -105,7 +105,7 @@ describe("store get -o FILE.arrow", () => {
     expect((await runBundled(...get("-o", join(d, "c.arrow")))).code).toBe(0);
     for (const x of ["a", "b", "c"])
       expect(readFileSync(join(d, `${x}.arrow`))).toEqual(readFileSync(join(d, "f.arrow")));
-    const refused = `store: --format json but the output file ${join(d, "x.arrow")} has the extension of arrow\n`;
+    const refused = `store get: --format json but the output file ${join(d, "x.arrow")} has the extension of arrow\n`;
     for (const r of [
       await run(...get("-f", "json", "-o", join(d, "x.arrow"))),
       await run(...get("-f", "json", "-o", join(d, "x.arrow"), "--")),
@@ -180,7 +180,7 @@ describe("store get --id without commander", () => {
     expect(damagedBundle).toEqual(damagedFast);
     const notStore = await run("store", "get", join(d, "file"), "--id", id, "-o", join(d, "x.json"));
     expect(notStore.code).toBe(2);
-    expect(notStore.err).toMatch(/^store: .*file/);
+    expect(notStore.err).toMatch(/^store get: .*file/);
   });
 
   it("loads no planner, no apache-arrow and no commander, for JSON or Arrow (the built CLI, by the modules it loads)", async () => {

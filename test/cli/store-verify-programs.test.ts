@@ -218,7 +218,7 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     expect(text.err).toBe(`store: ${programs}: ${problem}\n`);
     expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
     // precompute refuses the store until gc repaired it (it crashed writing into the file)
-    const refusal = `store: ${programs}: ${problem}: run 'commplan store gc'\n`;
+    const refusal = `precompute: ${programs}: ${problem}: run 'commplan store gc'\n`;
     const cap = join(d, "cap");
     const argv = ["precompute", "--from-capture", cap, "--store", s, "--machine", "t3d-004", "--runtime", "none"];
     expect(await run(...argv)).toMatchObject({ code: 2, out: "", err: refusal });
@@ -230,7 +230,7 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     const linkProblem = "a symbolic link where the store keeps its programs (a directory)";
     expect(await run(...argv)).toMatchObject({
       code: 2,
-      err: `store: ${programs}: ${linkProblem}: run 'commplan store gc'\n`,
+      err: `precompute: ${programs}: ${linkProblem}: run 'commplan store gc'\n`,
     });
     expect(readdirSync(outside)).toEqual([]);
     expect((await run("store", "gc", s)).code).toBe(0);

@@ -220,7 +220,7 @@ describe("the Arrow schedule file as input", () => {
     writeFileSync(join(d, "cut.arrow"), readFileSync(arrow).subarray(0, 200));
     const cut = await run("verify", join(d, "cut.arrow"), "-m", m);
     expect(cut.code).toBe(2);
-    expect(cut.err).toMatch(/^schedule: .*cut\.arrow: an Arrow file that is not a readable commplan schedule: .*\n$/);
+    expect(cut.err).toMatch(/^verify: .*cut\.arrow: an Arrow file that is not a readable commplan schedule: .*\n$/);
     expect(cut.err.split("\n")).toHaveLength(2);
   });
 });
@@ -267,7 +267,10 @@ describe("precompute: auto", () => {
     expect((await run("store", "add", join(d, "s"), join(d, "m.json"), "-a", "shift")).code).toBe(0);
     for (const sub of ["add", "get"]) {
       const r = await run("store", sub, join(d, "s"), join(d, "m.json"), "-a", "auto");
-      expect([r.code, r.err]).toEqual([2, "store: --algorithm auto needs --machine (the machine it chooses for)\n"]);
+      expect([r.code, r.err]).toEqual([
+        2,
+        `store ${sub}: --algorithm auto needs --machine (the machine it chooses for)\n`,
+      ]);
       // and --help says so: it said "the others accept and ignore it" of every planner but rs-nh and split-coloring
       const help = (await run("store", sub, "--help")).out.replace(/\s+/g, " ");
       expect(help).toContain("the others accept and ignore it ('commplan machines' lists the models); auto needs it");
@@ -286,7 +289,7 @@ describe("precompute: auto", () => {
       );
       expect([param.code, param.err]).toEqual([
         2,
-        "store: --algorithm auto chooses the parameters itself; drop --param\n",
+        `store ${sub}: --algorithm auto chooses the parameters itself; drop --param\n`,
       ]);
     }
   });
@@ -302,7 +305,7 @@ describe("commplan store get: memory", () => {
     expect(size).toBeGreaterThan(2 ** 20);
     const r = await run("store", "get", join(d, "s"), "--id", id, "--max-memory", "1M", "-o", join(d, "g.json"));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: loading the ${size}-byte entry ${id} needs about `));
+    expect(r.err).toMatch(new RegExp(`^store get: .*${id}\\.arrow: loading the ${size}-byte entry ${id} needs about `));
     expect(r.err).toMatch(/past the memory budget of 1 MiB \(raise it with --max-memory/);
     expect((await run("store", "get", join(d, "s"), "--id", id, "-o", join(d, "g.json"))).code).toBe(0);
     // list reads each entry in pieces, never whole: the budget does not stop it
@@ -316,7 +319,9 @@ describe("commplan store get: memory", () => {
     for (const sub of ["verify", "gc"]) {
       const refused = await run("store", sub, join(d, "s"), "--max-memory", "1M");
       expect(refused).toMatchObject({ code: 2, out: "" });
-      expect(refused.err).toMatch(new RegExp(`^store: .*${id}\\.arrow: reading the ${size}-byte entry needs about `));
+      expect(refused.err).toMatch(
+        new RegExp(`^store ${sub}: .*${id}\\.arrow: reading the ${size}-byte entry needs about `),
+      );
       expect(existsSync(tmp), sub).toBe(true); // a refused gc removed nothing
       expect((await run("store", sub, join(d, "s"))).code).toBe(0);
     }
@@ -344,7 +349,7 @@ describe("store get --id", () => {
       expect(r.code).toBe(2);
       const shown = flag === "--algorithm" ? "-a" : flag;
       expect(r.err).toBe(
-        `store: ${shown} goes with a matrix file (the request that finds the entry), not with --id (the entry itself)\n`,
+        `store get: ${shown} goes with a matrix file (the request that finds the entry), not with --id (the entry itself)\n`,
       );
       expect(r.out).toBe("");
     }
@@ -531,7 +536,7 @@ describe("store add and precompute: the budget counts the plan", () => {
     const add = await run("store", "add", join(d, "s"), m, "-a", "shift", "--max-memory", "8M");
     expect(add).toMatchObject({ code: 2, out: "" });
     expect(add.err).toMatch(
-      /^store: .*m\.json: planning shift for P = 512 into a store entry needs about 15 MiB, past the memory budget of 8 MiB \(raise it with --max-memory/,
+      /^store add: .*m\.json: planning shift for P = 512 into a store entry needs about 15 MiB, past the memory budget of 8 MiB \(raise it with --max-memory/,
     );
     expect(add.err.trimEnd().split("\n")).toHaveLength(1);
     writeFileSync(

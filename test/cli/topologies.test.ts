@@ -167,8 +167,8 @@ describe("commplan platform", () => {
   });
   it("refuses bad input with one line and exit 2", async () => {
     for (const [args, re] of [
-      [["--topology", "mesh", "-P", "4"], /^topology: unknown topology 'mesh'/],
-      [["--topology", "flat"], /^topology: a generated topology needs the host count: give -P/],
+      [["--topology", "mesh", "-P", "4"], /^platform: unknown topology 'mesh'/],
+      [["--topology", "flat"], /^platform: a generated topology needs the host count: give -P/],
       [["--topology", "flat", "-P", "0"], /-P \(--p, --ranks\) must be an integer in 1\.\./],
       [["--topology", "torus:dims=2x2", "-P", "5"], /gives 4 hosts, fewer than P = 5/],
     ] as const) {
@@ -250,8 +250,8 @@ describe("the generators are --network's", () => {
 describe("generator parameters out of range", () => {
   it("a link bandwidth or latency out of range is refused with one line naming it and its range", async () => {
     for (const [network, line] of [
-      ["fat-tree:k=8,bw=1e-300", "topology: fat-tree: bw = '1e-300' is not a number in 1e-12..1e12 (bytes/us)"],
-      ["fat-tree:k=8,lat=1e300", "topology: fat-tree: lat = '1e300' is not a number in 0..1e12 (us)"],
+      ["fat-tree:k=8,bw=1e-300", "platform: fat-tree: bw = '1e-300' is not a number in 1e-12..1e12 (bytes/us)"],
+      ["fat-tree:k=8,lat=1e300", "platform: fat-tree: lat = '1e300' is not a number in 0..1e12 (us)"],
     ]) {
       const r = await run("platform", "--network", network!, "-P", "4", "-o", f("x.xml"));
       expect(r.code).toBe(2);

@@ -57,7 +57,7 @@ describe("commplan verify-program", () => {
     const empty = await run("verify-program", f("empty-dir"), "-m", f("m.json"));
     expect([empty.code, empty.err]).toEqual([
       2,
-      `program: ${f("empty-dir")}: a directory without index.json (the directory of a program split by rank has one)\n`,
+      `verify-program: ${f("empty-dir")}: a directory without index.json (the directory of a program split by rank has one)\n`,
     ]);
 
     const doc = JSON.parse(readFileSync(f("p.json"), "utf8")) as { ranks: { ops: [number, string, ...unknown[]][] }[] };

@@ -53,7 +53,7 @@ describe("ENOENT while writing: the true reason, with the path named", () => {
     const r = await run("gen", "uniform", "--p", "4", "-o", target);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `matrix: ${target}: cannot write: ${join(d, "link")} is a symbolic link to '${join(d, "removed")}', and ` +
+      `gen: ${target}: cannot write: ${join(d, "link")} is a symbolic link to '${join(d, "removed")}', and ` +
         `${join(d, "removed")} does not exist\n`,
     );
     expect(readdirSync(d)).toEqual(["link"]);

@@ -65,7 +65,7 @@ describe("schedule params depth", () => {
       );
       expect(r.code, r.err).toBe(2);
       expect(r.err).toBe(
-        `schedule: ${join(d, "s.json")}: ${MESSAGE} (a planner's parameters are flat; a schedule's params are written again by every export)\n`,
+        `export: ${join(d, "s.json")}: ${MESSAGE} (a planner's parameters are flat; a schedule's params are written again by every export)\n`,
       );
     }
   });

@@ -37,7 +37,7 @@ describe("entrySize follows no link", () => {
     const get = await run("store", "get", s, "--id", id, "--max-memory", "1G");
     expect(get.code).toBe(2);
     expect(get.err).toBe(
-      `store: ${file}: entry ${id} is damaged (a symbolic link, not a file): refused; 'commplan store gc' removes it and the next add rewrites it\n`,
+      `store get: ${file}: entry ${id} is damaged (a symbolic link, not a file): refused; 'commplan store gc' removes it and the next add rewrites it\n`,
     );
   });
 
@@ -52,7 +52,7 @@ describe("entrySize follows no link", () => {
     expect(entrySize(file)).toBe(0);
     const get = await run("store", "get", s, "--id", id, "--max-memory", "1G");
     expect(get.code).toBe(2);
-    expect(get.err).toContain(`store: ${prefix}: a symbolic link where the store keeps a directory of entries`);
+    expect(get.err).toContain(`store get: ${prefix}: a symbolic link where the store keeps a directory of entries`);
     // the entries directory itself a link to a tree holding the prefix directory and the big file
     rmSync(prefix);
     const tree = join(d, "tree");

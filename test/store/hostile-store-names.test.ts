@@ -62,7 +62,7 @@ describe("plan store: an entry whose name does not match its content", () => {
     expect(get.code).toBe(2);
     expect(get.out).toBe("");
     expect(get.err).toBe(
-      `store: ${files[1]}: entry ${ids[1]} is damaged (${why}): refused; ` +
+      `store get: ${files[1]}: entry ${ids[1]} is damaged (${why}): refused; ` +
         "'commplan store gc' removes it and the next add rewrites it\n",
     );
     const byRequest = await store("get", s, join(d, "m.json"), "-a", "coloring");
@@ -103,14 +103,16 @@ describe("plan store: a store path that is a file", () => {
       const r = await store(...argv);
       expect(r.code, argv.join(" ")).toBe(2);
       expect(r.err, argv.join(" ")).toBe(
-        `store: ${file}: is a file, not a plan store directory (give a directory, new or a store)\n`,
+        `store ${argv[0]}: ${file}: is a file, not a plan store directory (give a directory, new or a store)\n`,
       );
     }
     const spec = join(d, "spec.json");
     writeFileSync(spec, JSON.stringify({ patterns: ["uniform"], p: [4], seeds: [1], algorithms: ["shift"] }));
     const pre = await run("precompute", spec, "--store", file);
     expect(pre).toMatchObject({ code: 2, out: "" });
-    expect(pre.err).toBe(`store: ${file}: is a file, not a plan store directory (give a directory, new or a store)\n`);
+    expect(pre.err).toBe(
+      `precompute: ${file}: is a file, not a plan store directory (give a directory, new or a store)\n`,
+    );
     expect(readFileSync(file, "utf8")).toBe("not a store\n");
   });
 });
@@ -128,7 +130,7 @@ describe("plan store: a directory that is not a store yet, with a link where a p
       expect(add.code).toBe(2);
       const what = { tmp: "its temporary files", entries: "its entries", log: "its log (a file)" }[part];
       expect(add.err).toBe(
-        `store: ${join(s, part)}: a symbolic link where the store keeps ${what}, in a directory that is not a plan ` +
+        `store add: ${join(s, part)}: a symbolic link where the store keeps ${what}, in a directory that is not a plan ` +
           "store yet (no commplan-store.json): refused; remove it or give another directory\n",
       );
       expect(readdirSync(join(d, "victim"))).toEqual([]);
@@ -175,7 +177,9 @@ describe("plan store: links at the log and the marker, links and directories in 
     ]) {
       const r = await store(...argv);
       expect(r.code, argv[0]).toBe(2);
-      expect(r.err, argv[0]).toBe(`store: ${marker}: commplan-store.json is not a commplan.store/v1 marker\n`);
+      expect(r.err, argv[0]).toBe(
+        `store ${argv[0]}: ${marker}: commplan-store.json is not a commplan.store/v1 marker\n`,
+      );
     }
     expect((await store("list", s)).out).toBe("");
     expect(readFileSync(join(s, "log"), "utf8").trim().split("\n")).toHaveLength(2);

@@ -72,7 +72,9 @@ describe("plan store: nothing outside the store is read, written or removed", ()
     for (const bad of ["../../victim/x", `../${id}`, id.toUpperCase(), id.slice(1), `${id}0`, ""]) {
       const r = await store("get", s, "--id", bad);
       expect(r.code, bad).toBe(2);
-      expect(r.err, bad).toMatch(/^store: --id must be 64 lowercase hex digits \(as 'store list' prints it\), got /);
+      expect(r.err, bad).toMatch(
+        /^store get: --id must be 64 lowercase hex digits \(as 'store list' prints it\), got /,
+      );
       expect(r.err.split("\n"), bad).toHaveLength(2);
       expect(r.out).toBe("");
     }
@@ -94,7 +96,9 @@ describe("plan store: nothing outside the store is read, written or removed", ()
     for (const f of ["json", "arrow"]) {
       const r = await store("get", s, "--id", id, "-f", f, "-o", file);
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/^store: .*\.arrow: -o .*\.arrow is the input file.*: writing it would destroy the input/);
+      expect(r.err).toMatch(
+        /^store get: .*\.arrow: -o .*\.arrow is the input file.*: writing it would destroy the input/,
+      );
     }
     expect(readFileSync(file).equals(before)).toBe(true);
     expect((await store("verify", s)).code).toBe(0);
@@ -109,7 +113,7 @@ describe("plan store: nothing outside the store is read, written or removed", ()
     const get = await store("get", s, "--id", id);
     expect(get.code).toBe(2);
     expect(get.err).toMatch(
-      new RegExp(`^store: .*${id}\\.arrow: entry ${id} is damaged \\(a symbolic link, not a file\\)`),
+      new RegExp(`^store get: .*${id}\\.arrow: entry ${id} is damaged \\(a symbolic link, not a file\\)`),
     );
     expect((await store("list", s)).out).toContain("DAMAGED");
     expect((await store("verify", s)).err).toContain(`entry ${id} is damaged: a symbolic link, not a file`);
@@ -145,7 +149,7 @@ describe("plan store: nothing outside the store is read, written or removed", ()
     const r = await store("add", s, join(d, "m.json"), "-a", "shift");
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `store: ${join(s, "log")}: a symbolic link where the store keeps its log (a file): refused before adding; 'commplan store gc' repairs it\n`,
+      `store add: ${join(s, "log")}: a symbolic link where the store keeps its log (a file): refused before adding; 'commplan store gc' repairs it\n`,
     );
     expect(readFileSync(join(victim, "x"), "utf8")).toBe("precious\n");
     expect((await store("list", s)).out.split("\n").filter((l) => /shift/.test(l))).toEqual([]);
@@ -167,7 +171,9 @@ describe("plan store: a FIFO, a directory or a file where the store expects anot
     ]) {
       const r = await store(...argv);
       expect(r.code, argv[0]).toBe(2);
-      expect(r.err, argv[0]).toMatch(new RegExp(`^store: .*: entry ${id} is damaged \\(a FIFO, not a file\\)`));
+      expect(r.err, argv[0]).toMatch(
+        new RegExp(`^store ${argv[0]}: .*: entry ${id} is damaged \\(a FIFO, not a file\\)`),
+      );
     }
     expect((await store("gc", s)).out).toContain("1 damaged entry");
     expect(existsSync(file)).toBe(false);
@@ -323,7 +329,7 @@ process.stdout.write(JSON.stringify(out));`;
     const r = await store("add", s, join(d, "m.json"), "-a", "shift");
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `store: ${join(s, "log")}: a directory where the store keeps its log (a file): refused before adding; 'commplan store gc' repairs it\n`,
+      `store add: ${join(s, "log")}: a directory where the store keeps its log (a file): refused before adding; 'commplan store gc' repairs it\n`,
     );
     expect((await store("list", s)).out).not.toMatch(/ shift /);
     expect((await store("verify", s)).err).toContain(

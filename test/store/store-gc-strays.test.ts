@@ -101,7 +101,7 @@ describe("store gc: a stray it cannot remove", () => {
     expect(gc.err).toBe(
       `store: removed ${notes} (a file ${never})\n` +
         `store: ${backup}: cannot remove: permission denied\n` +
-        "store: gc removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not remove 1 path " +
+        "store gc: removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not remove 1 path " +
         "(named above)\n",
     );
     expect(gc.out).toBe("");
@@ -144,7 +144,7 @@ describe("store gc: a stray it cannot remove", () => {
       `store: removed damaged entry ${id}`,
       `store: ${backup}: cannot remove: permission denied`,
       `store: ${backup2}: cannot remove: permission denied`,
-      "store: gc removed 0 temporary files and 1 damaged entry, but could not remove 2 paths (named above)",
+      "store gc: removed 0 temporary files and 1 damaged entry, but could not remove 2 paths (named above)",
       "",
     ]);
     expect(existsSync(entry)).toBe(false);
@@ -241,7 +241,7 @@ describe("store gc: a directory it cannot make anew", () => {
     const lines = gc.err.split("\n");
     expect(lines).toContain(`store: ${tmp}: cannot make it anew: permission denied`);
     expect(lines).toContain(
-      "store: gc removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not make 1 directory " +
+      "store gc: removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not make 1 directory " +
         "anew (named above)",
     );
     expect(gc.err).not.toContain("could not remove");

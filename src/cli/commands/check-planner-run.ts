@@ -4,7 +4,6 @@
  */
 import fc from "fast-check";
 import { fail, isCommplanError } from "../../model/errors.js";
-import { oneLine } from "../../internal/quoted.js";
 import { MAX_P, isSparse, matrixToRows, type CommMatrix } from "../../model/matrix.js";
 import { MAX_SEED } from "../../model/param-spec.js";
 import { refuseOutputOntoInput } from "../../io/file-output.js";
@@ -28,6 +27,7 @@ import { DEFAULT_MAX_ENTRY, MAX_CHECK_P, type CheckPlannerOptions } from "./chec
 import { boundsOf, boundsText } from "./check-planner-bounds.js";
 import { counted } from "../../internal/plural.js";
 import { cliMessage } from "../option-flags.js";
+import { inputErrorLine } from "../exit-code.js";
 import { printJson, refuseJsonOnStdout } from "./json-summary.js";
 import { portsOption, VERIFIER_PORTS } from "../ports-option.js";
 
@@ -115,7 +115,7 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
       sandboxed = await moduleRunner(module!, { heapBytes: ctx.maxMemory, timeoutMs: timeout * 1000 });
     } catch (e) {
       // refused (exit 2, the line on stderr): with --json the document says so too
-      if (o.json && isCommplanError(e)) printJson(ctx, notLoaded(module!, seed, text, e.message));
+      if (o.json && isCommplanError(e)) printJson(ctx, notLoaded(module!, seed, text, inputErrorLine(e, ctx.command)));
       throw e;
     }
   try {
@@ -125,8 +125,8 @@ export async function checkPlanner(module: string | undefined, o: CheckPlannerOp
   }
 }
 
-/** The --json document of a module refused before any run: verdict not-loaded, and the line that says why. */
-function notLoaded(module: string, seed: number, matrices: string, message: string): object {
+/** The --json document of a module refused before any run: verdict not-loaded, and the line (stderr's) saying why. */
+function notLoaded(module: string, seed: number, matrices: string, line: string | null): object {
   return {
     format: "commplan.check-planner/v1",
     planner: { module },
@@ -139,7 +139,7 @@ function notLoaded(module: string, seed: number, matrices: string, message: stri
     failure: null,
     hungWhileShrinking: null,
     output: null,
-    loadError: oneLine(cliMessage(message)),
+    loadError: line,
   };
 }
 

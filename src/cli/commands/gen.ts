@@ -36,7 +36,7 @@ function flagAsGiven(n: string, byFlag: boolean): string {
 
 /**
  * The help of pattern option `n`: what it is, in the words of each pattern that takes it (`wang-set1, wang-set2:
- * active entries in every row and every column ...`), and its camelCase spelling as an alias.
+ * active entries in every row and every column ...`). Its camelCase spelling stays accepted, unshown, as `--p` is.
  */
 function patternOptionHelp(n: string): string {
   const byText = new Map<string, string[]>();
@@ -44,9 +44,7 @@ function patternOptionHelp(n: string): string {
     const text = (p.options as { readonly [k: string]: { readonly description: string } | undefined })[n]?.description;
     if (text !== undefined) byText.set(text, [...(byText.get(text) ?? []), p.name]);
   }
-  const said = [...byText].map(([text, users]) => `${users.join(", ")}: ${text}`).join("; ");
-  const alias = patternFlagAlias(n);
-  return `${said}${alias !== undefined && alias.length > 1 ? ` (alias --${alias})` : ""}`;
+  return [...byText].map(([text, users]) => `${users.join(", ")}: ${text}`).join("; ");
 }
 
 /** Adds every pattern option as a flag: its kebab-case spelling, a one-letter option's readable name beside it. */

@@ -16,6 +16,7 @@ import { checkEntryId, entryFile, openPlanStore, type PlanStore } from "../../st
 import { MAX_ENTRY_BYTES } from "../../store/store-fs.js";
 import { loadEntryById } from "../../store/entry-read.js";
 import type { CliContext } from "../context.js";
+import { inputErrorLine } from "../exit-code.js";
 import { memoryOption } from "../memory-option.js";
 import { outputFormat, scheduleFormatOfName } from "../output-format.js";
 import type { StoreGetArgv } from "../store-get-argv.js";
@@ -78,7 +79,8 @@ async function writeSchedule(
 
 /**
  * loadEntryById; with --json, a damaged entry (refused as BAD_FORMAT, as store verify finds it) is also reported on
- * stdout, as store verify and a missing entry report theirs, before its refusal exits 2.
+ * stdout, as store verify and a missing entry report theirs, before its refusal exits 2 (`damaged`: the line stderr
+ * prints).
  */
 async function loadEntryOrReport(
   s: PlanStore,
@@ -90,7 +92,7 @@ async function loadEntryOrReport(
     return await loadEntryById(s, id);
   } catch (e) {
     if (json && isCommplanError(e) && e.code === "BAD_FORMAT")
-      printJson(ctx, { format: "commplan.store-get/v1", id, found: true, damaged: e.message });
+      printJson(ctx, { format: "commplan.store-get/v1", id, found: true, damaged: inputErrorLine(e, ctx.command) });
     throw e;
   }
 }

@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { checkMemory } from "../../model/memory-budget.js";
-import { oneLine, quoted } from "../../internal/quoted.js";
+import { oneLine } from "../../internal/quoted.js";
 import { didYouMean } from "../../internal/did-you-mean.js";
 import type { Command } from "commander";
 import { MAX_SEED } from "../../model/param-spec.js";
@@ -30,6 +30,7 @@ import { gcFailedText } from "./store-gc-failed.js";
 import { checkNewStoreDirectory, entryFile, existingPlanStore } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
+import { subCommandError } from "../sub-command.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { checkStorePlanMemory } from "../plan-bytes.js";
 import { fmt, intOption, keyValues, matrixReadOptions, RANKS_FLAGS, refuseDashDirectory, table } from "../io.js";
@@ -457,7 +458,8 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const entries = counted(r.damaged.length, "damaged entry", "damaged entries");
       const parts = counted(r.parts.length, "damaged part", "damaged parts");
       const summary = `${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}`;
-      if (r.failed.length > 0) throw fail("store", "IO", `gc ${summary}, but ${gcFailedText(r.failed)} (named above)`);
+      // the line starts "store gc: " (the command's name), so it says "removed", not "gc removed"
+      if (r.failed.length > 0) throw fail("store", "IO", `${summary}, but ${gcFailedText(r.failed)} (named above)`);
       if (!o.json) ctx.io.out(`store: ${summary}\n`);
     });
 }
@@ -473,15 +475,9 @@ export function registerStore(program: Command, ctx: CliContext): void {
   registerMaintenance(store, ctx);
   // alone, one line (as the bare commplan), not the whole help
   store.allowExcessArguments(true).action(() => {
-    const names = store.commands.map((c) => c.name());
-    const which = `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
     const word = store.args[0];
     // 'store help [sub]' is commander's own help, which an action of the parent takes over
     if (word === "help") (store.commands.find((c) => c.name() === store.args[1]) ?? store).help();
-    throw fail(
-      "store",
-      "BAD_OPTION",
-      `${word === undefined ? "missing sub-command" : `unknown sub-command ${quoted(word)}`}: ${which} (try commplan store --help)`,
-    );
+    throw subCommandError(store, word);
   });
 }

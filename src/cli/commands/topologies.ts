@@ -121,7 +121,7 @@ export function registerTopologies(program: Command, ctx: CliContext): void {
       "-P, --p <n>",
       "number of ranks (hosts 0..P-1): needed with a generator, which builds at least P hosts; a topology JSON file gives its hosts (default: all of them). An explicit platform of up to 256 ranks lists only their hosts and the links on their routes",
     )
-    .addOption(new Option("--ranks <n>", "the same as -p, -P / --p, as gen and demo name it").conflicts("p"))
+    .addOption(new Option("--ranks <n>", "the same as -p, -P, as gen and demo name it").conflicts("p"))
     .option("--machine <name>", "machine preset whose 1/t_d is the default link bandwidth ('commplan machines')")
     .option(
       "--explicit",
