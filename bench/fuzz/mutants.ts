@@ -272,9 +272,8 @@ export const MUTANTS: readonly Mutant[] = [
     edits: [
       {
         file: "cli/commands/store.js",
-        find: '        throw fail("store", "BAD_OPTION", `${word === undefined ? "missing sub-command"',
-        replace:
-          '        store.outputHelp({ error: true });\n        throw fail("store", "BAD_OPTION", `${word === undefined ? "missing sub-command"',
+        find: "    throw subCommandError(store, word);",
+        replace: "    store.outputHelp({ error: true });\n    throw subCommandError(store, word);",
       },
     ],
   },

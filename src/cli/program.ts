@@ -59,12 +59,16 @@ export function usageLine(text: string, command = "commplan"): string {
   return `${command}: ${choiceError(line)}${noOutputOption(line, command)} (add --help for usage)\n`;
 }
 
+/** The commands whose result is not what they print on stdout. */
+const NO_STDOUT_RESULT: ReadonlySet<string> = new Set(["commplan", "store", "store add", "precompute"]);
+
 /**
  * What to do instead of -o on a command that has none (every command with an output file takes -o): its result is
- * printed on stdout, which a shell redirects to a file (not for the program or the store group: no result of theirs).
+ * printed on stdout, which a shell redirects to a file (not for the program, the store group, or the commands whose
+ * result goes into a plan store: precompute prints nothing on stdout, store add the entry's id).
  */
 function noOutputOption(line: string, command: string): string {
-  return /^unknown option '(-o|--output)'/.test(line) && command !== "commplan" && command !== "store"
+  return /^unknown option '(-o|--output)'/.test(line) && !NO_STDOUT_RESULT.has(command)
     ? `: ${command} prints its result on stdout; redirect it to a file (> FILE)`
     : "";
 }

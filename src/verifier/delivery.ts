@@ -289,10 +289,10 @@ function moveChunks(msg: Message, c: ChunkTable, order: Uint32Array, chunks: Chu
       if (from === d && holder[r] === d) t.passThrough += bs[next]! - bs[r]!;
       if (holder[r] !== from) {
         t.badCausality += next - r;
-        t.causalityWitness ??= `step ${step}: node ${from} sends ${el(o, d, bs[r]!, bs[next]!)} but node ${holder[r]} holds ${ready[r]! > step ? "them from the end of this step (sent twice in one step)" : "them"}`;
+        t.causalityWitness ??= `step ${step}: node ${from} sends ${el(o, d, bs[r]!, bs[next]!)} but node ${holder[r]} holds ${verb(bs[r]!, bs[next]!, "it", "them")}${ready[r]! > step ? " from the end of this step (sent twice in one step)" : ""}`;
       } else if (ready[r]! > step) {
         t.badCausality += next - r;
-        t.causalityWitness ??= `step ${step}: node ${from} forwards ${el(o, d, bs[r]!, bs[next]!)} before they arrive (they arrive in step ${ready[r]! - 1})`;
+        t.causalityWitness ??= `step ${step}: node ${from} forwards ${el(o, d, bs[r]!, bs[next]!)} before ${verb(bs[r]!, bs[next]!, "it arrives (it arrives", "they arrive (they arrive")} in step ${ready[r]! - 1})`;
       } else if (begins < arrived[r]!) {
         t.badTimed += next - r;
         t.timedWitness ??= `transfer ${x} (${from} -> ${to}, step ${step}) starts at ${begins} us forwarding elements of message ${o} -> ${d} (${bs[r]!}..${bs[next]! - 1}) that arrive at node ${from} only at ${arrived[r]} us`;
@@ -314,7 +314,7 @@ function endsAtDestination(msg: Message, runs: Runs, t: Tally): void {
   for (let r = 0; r < runs.cells; r = runEnd[r]!) {
     if (holder[r] !== d) {
       t.badDelivery += runEnd[r]! - r;
-      t.deliveryWitness ??= `${el(o, d, bs[r]!, bs[runEnd[r]!]!)} end at node ${holder[r]}, not ${d}`;
+      t.deliveryWitness ??= `${el(o, d, bs[r]!, bs[runEnd[r]!]!)} ${verb(bs[r]!, bs[runEnd[r]!]!, "ends", "end")} at node ${holder[r]}, not ${d}`;
     }
   }
 }

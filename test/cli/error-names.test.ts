@@ -103,6 +103,9 @@ describe("help of a sub-command that does not exist", () => {
       "store: unknown sub-command 'gett' (did you mean get?): add, get, list, verify or gc (try commplan store --help)\n",
     );
     expect(await run("store", "gett", "--help")).toEqual(near);
+    // commander's own spelling, store help NAME, refuses the same way
+    expect(await run("store", "help", "gett")).toEqual(near);
+    expect((await run("store", "help", "get")).code).toBe(0);
     // the help of one that exists, and of store itself, still prints (exit 0)
     const get = await run("help", "store", "get");
     expect([get.code, get.out.split("\n")[0]]).toEqual([0, "Usage: commplan store get [options] <dir> [matrix]"]);

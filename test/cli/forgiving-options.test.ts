@@ -180,6 +180,18 @@ describe("-o on every command that writes an output", () => {
   );
 });
 
+describe("-o where the result is not what stdout shows", () => {
+  it.each([[["precompute", "spec.json", "--store", "st"]], [["store", "add", "st", "m.json"]]])(
+    "%j: no redirection is offered (precompute prints nothing on stdout, store add the entry's id)",
+    async (args) => {
+      const r = await run(...args, "-o", "out.txt");
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/unknown option '-o'/);
+      expect(r.err).not.toContain("redirect");
+    },
+  );
+});
+
 describe("stats without a file", () => {
   const bin = join(import.meta.dirname, "..", "..", "bin", "commplan.js");
   it("reads stdin when stdin is not a terminal", () => {

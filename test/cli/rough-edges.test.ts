@@ -177,6 +177,14 @@ describe("check-planner's module that does not load", () => {
     expect(pkg.err).toMatch(
       /Cannot find package 'no-such-package-qa'.* \(the module's imports are resolved from its own folder: install no-such-package-qa there/,
     );
+    // an installed package whose main file is missing: Node names the file's path, which is no package to install
+    mkdirSync(join(dir, "node_modules", "broken-main-qa"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", "broken-main-qa", "package.json"), '{"main": "nope.js"}\n');
+    writeFileSync(join(dir, "broken.mjs"), 'import x from "broken-main-qa";\nexport const plan = () => x;\n');
+    const broken = await run("check-planner", join(dir, "broken.mjs"), "--runs", "1");
+    expect([broken.code, broken.out]).toEqual([2, ""]);
+    expect(broken.err).toMatch(/Cannot find (package|module)/);
+    expect(broken.err).not.toContain("npm install");
   });
 });
 

@@ -48,7 +48,7 @@ describe("store add into a new store: planned before the store is made", () => {
     const foreign = join(d, "foreign");
     mkdirSync(foreign);
     writeFileSync(join(foreign, "notes.txt"), "x");
-    const refusal = `store: ${foreign}: not empty and not a plan store (holds notes.txt)\n`;
+    const refusal = `store add: ${foreign}: not empty and not a plan store (holds notes.txt)\n`;
     // planning would fail (mesh-two-stage rows=2 for P = 7): the refusal reported is the directory's
     const planner = await run("store", "add", foreign, m, "-a", "mesh-two-stage", "--param", "rows=2");
     expect(planner).toEqual({ code: 2, out: "", err: refusal });
@@ -67,7 +67,7 @@ describe("store add into a new store: planned before the store is made", () => {
     const viaLink = await run("store", "add", linked, m, "-a", "mesh-two-stage", "--param", "rows=2");
     expect(viaLink.code).toBe(2);
     expect(viaLink.err).toMatch(
-      /^store: .*tmp: a symbolic link where the store keeps its temporary files, in a directory/,
+      /^store add: .*tmp: a symbolic link where the store keeps its temporary files, in a directory/,
     );
     expect(readdirSync(linked)).toEqual(["tmp"]);
   });

@@ -96,6 +96,10 @@ describe("docs against code", () => {
       // Node 20.19 and later load an ES module with require(): the README must not say Node 20 cannot
       if (canRequireEsm) expect(readme).not.toMatch(/Node 20 cannot `require` an ES module/);
       expect(readme).toContain('`require("commplan")` fails (`ERR_PACKAGE_PATH_NOT_EXPORTED`) on every Node version');
+      // and it does: the package required by its own name from its folder (a package resolves itself)
+      const req = spawnSync(process.execPath, ["-e", 'require("commplan")'], { cwd: root, encoding: "utf8" });
+      expect(req.status).not.toBe(0);
+      expect(req.stderr).toContain("ERR_PACKAGE_PATH_NOT_EXPORTED");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -63,6 +63,31 @@ describe("delivery: linear work", () => {
     expect(r.delivery.witness).toBe("elements 0..4 of message 0 -> 2 end at node 1, not 2");
   });
 
+  it("one element's causality and end-of-message witnesses read in the singular", () => {
+    const data = new Float64Array(9);
+    data[2] = 1; // one element 0 -> 2
+    const m = matrixFromData(3, data);
+    const relay = new ScheduleBuilder(header(m), true);
+    relay.step().transfer(0, 1, 1);
+    relay.chunk(0, 2, 0, 1); // to node 1 only: it ends there
+    const stranded = checkDelivery(m, relay.build());
+    expect(stranded.delivery.witness).toBe("element 0 of message 0 -> 2 ends at node 1, not 2");
+    const early = new ScheduleBuilder(header(m), true);
+    early.step().transfer(0, 1, 1);
+    early.chunk(0, 2, 0, 1);
+    early.transfer(1, 2, 1); // the same step: forwarded before it arrives
+    early.chunk(0, 2, 0, 1);
+    expect(checkDelivery(m, early.build()).causality.witness).toBe(
+      "step 0: node 1 forwards element 0 of message 0 -> 2 before it arrives (it arrives in step 0)",
+    );
+    const elsewhere = new ScheduleBuilder(header(m), true);
+    elsewhere.step().transfer(1, 2, 1); // node 1 sends what node 0 holds
+    elsewhere.chunk(0, 2, 0, 1);
+    expect(checkDelivery(m, elsewhere.build()).causality.witness).toBe(
+      "step 0: node 1 sends element 0 of message 0 -> 2 but node 0 holds it",
+    );
+  });
+
   it("a witness of one element reads in the singular, of several in the plural", () => {
     const witness = (size: number, sent: number | null): string | null => {
       const data = new Float64Array(4);

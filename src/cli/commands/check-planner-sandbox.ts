@@ -351,7 +351,8 @@ function loadHint(message: string): string {
       "with the kit commplan/testing (docs/testing-kit.md)"
     );
   const pkg = /^Cannot find package '([^']+)'/.exec(message)?.[1];
-  if (pkg !== undefined)
+  // a bare package name only: Node says the same of a package's missing main file, by its absolute path
+  if (pkg !== undefined && !/^(?:[./]|file:)/.test(pkg))
     return ` (the module's imports are resolved from its own folder: install ${pkg} there, npm install ${pkg})`;
   return "";
 }

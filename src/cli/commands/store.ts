@@ -30,7 +30,7 @@ import { gcFailedText } from "./store-gc-failed.js";
 import { checkNewStoreDirectory, entryFile, existingPlanStore } from "../../store/store-dir.js";
 import type { CliContext } from "../context.js";
 import { cliMessage } from "../option-flags.js";
-import { subCommandError } from "../sub-command.js";
+import { isSubCommand, subCommandError } from "../sub-command.js";
 import { checkAlgorithmName } from "../algorithm-name.js";
 import { checkStorePlanMemory } from "../plan-bytes.js";
 import { fmt, intOption, keyValues, matrixReadOptions, RANKS_FLAGS, refuseDashDirectory, table } from "../io.js";
@@ -477,7 +477,11 @@ export function registerStore(program: Command, ctx: CliContext): void {
   store.allowExcessArguments(true).action(() => {
     const word = store.args[0];
     // 'store help [sub]' is commander's own help, which an action of the parent takes over
-    if (word === "help") (store.commands.find((c) => c.name() === store.args[1]) ?? store).help();
+    if (word === "help") {
+      const sub = store.args[1];
+      if (sub !== undefined && !isSubCommand(store, sub)) throw subCommandError(store, sub);
+      (store.commands.find((c) => c.name() === sub) ?? store).help();
+    }
     throw subCommandError(store, word);
   });
 }
