@@ -56,7 +56,7 @@ export function caseProgram(p: number, schedule: string, variant: ReplayCase["va
  * and runtime of the bench; the programs at larger P are replayed first in their own case.
  */
 export const WARM_UP_REPLAYS = 20;
-export function warmUp(machine: MachineModel): void {
+export function warmUp(machine: MachineModel, replay: typeof replayProgram = replayProgram): void {
   const p = PS[0]!;
   const programs = plannersOf(p).flatMap((schedule) => VARIANTS.map((variant) => caseProgram(p, schedule, variant)));
   for (const network of networksOf(p)) {
@@ -64,6 +64,6 @@ export function warmUp(machine: MachineModel): void {
     for (const runtime of FIDELITY_RUNTIMES)
       for (const program of programs)
         for (let i = 0; i < WARM_UP_REPLAYS; i++)
-          replayProgram(program, { machine, runtime: findRuntimeModel(runtime), ...on });
+          replay(program, { machine, runtime: findRuntimeModel(runtime), ...on });
   }
 }

@@ -111,6 +111,9 @@ function casesOf(pairs: readonly { p: number; network: string }[]): ReplayCase[]
  * ran smpirun, and a replay after a fork faults on every page it writes.
  */
 function timeInChild(cases: readonly ReplayCase[]): ReplayTiming[] | string {
+  // the child times the build's replay (dist/, what commplan simulate runs): built now, so that it is this checkout's
+  const build = spawnSync("npm", ["run", "build"], { cwd: join(import.meta.dirname, ".."), encoding: "utf8" });
+  if (build.status !== 0) return `npm run build failed (exit ${build.status}): ${(build.stderr ?? "").trim()}`;
   const child = join(import.meta.dirname, "program-replay-child.ts");
   const r = spawnSync(process.execPath, ["--import", "tsx", child], {
     input: JSON.stringify(cases),
@@ -236,7 +239,8 @@ function report(rows: readonly Row[], seconds: number, load: readonly number[], 
     `\`export --format simgrid\` (CM02 flags of docs/runtimes.md), machine ib-hdr-200; programs of the "linear" schedule ` +
     `(every message in one round) and of planners, both variants, on 003's test set 2 with 256-byte elements; runtime ` +
     `smpi (no overheads) and ib-hdr-200-mpi (smpi/os, smpi/ois, smpi/or = 0.3 us). Wall time: smpirun's one run ` +
-    `against the replay's best of three (its CPU time, user + system, the least of the same three), timed in one Node ` +
+    `against the replay's best of three (its CPU time, user + system, the least of the same three): the replay of the ` +
+    `build (dist/, which \`commplan simulate\` runs, built by the bench first), timed in one Node ` +
     `process that spawns nothing, after ${WARM_UP_REPLAYS} warm-up replays of each P = ${PS[0]} program on each network ` +
     `and runtime: every smpirun runs first, in the bench's own process, since Node forks to spawn and a replay right ` +
     `after a fork faults on every page it writes (copy-on-write; docs/simulator.md). Run on a 2-core machine shared with ` +

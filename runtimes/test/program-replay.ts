@@ -155,7 +155,8 @@ export function smpiCase(
 
 /**
  * Replays `prog` `runs` times in this process (on the flat cluster when `routes` is undefined): the least wall time
- * and least CPU time (user + system) of the runs.
+ * and least CPU time (user + system) of the runs. `replay`: the replay to time (default this checkout's source; the
+ * bench times the build, dist/, which `commplan simulate` runs).
  */
 export function timeReplays(
   prog: Program,
@@ -163,6 +164,7 @@ export function timeReplays(
   routes: NetworkRoutes | undefined,
   runtime: RuntimeModel,
   runs: number,
+  replay: typeof replayProgram = replayProgram,
 ): ReplayTiming {
   let replayWallMs = Infinity,
     replayCpuMs = Infinity,
@@ -171,7 +173,7 @@ export function timeReplays(
   for (let k = 0; k < runs; k++) {
     const t0 = performance.now(),
       c0 = process.cpuUsage();
-    const r = replayProgram(prog, { machine, runtime, ...(routes === undefined ? {} : { network: routes }) });
+    const r = replay(prog, { machine, runtime, ...(routes === undefined ? {} : { network: routes }) });
     const c = process.cpuUsage(c0);
     replayWallMs = Math.min(replayWallMs, performance.now() - t0);
     replayCpuMs = Math.min(replayCpuMs, (c.user + c.system) / 1000);
