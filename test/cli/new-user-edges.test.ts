@@ -50,7 +50,12 @@ describe("an option given twice with different values is refused, on every comma
     expect((await run("gen", "uniform", "-p", "8", "-o", f("m.json"))).code).toBe(0);
   });
   it("gen -p 8 -p 16, under the legacy spelling --p, and --ranks twice", async () => {
-    for (const [first, second] of [["-p", "-p"], ["-p", "--p"], ["--p", "-p"], ["--ranks", "--ranks"]]) {
+    for (const [first, second] of [
+      ["-p", "-p"],
+      ["-p", "--p"],
+      ["--p", "-p"],
+      ["--ranks", "--ranks"],
+    ]) {
       const r = await run("gen", "uniform", first!, "8", second!, "16", "-o", f("g.json"));
       expect([r.code, r.out], second).toEqual([2, ""]);
       expect(r.err, second).toBe("gen: -p, --ranks given twice (8 and 16) (add --help for usage)\n");

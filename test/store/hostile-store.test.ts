@@ -57,7 +57,9 @@ describe("plan store: nothing outside the store is read, written or removed", ()
     symlinkSync(victim, join(s, "tmp"));
     const v = await store("verify", s);
     expect(v.code).toBe(1);
-    expect(v.err).toContain(`store verify: ${join(s, "tmp")}: a symbolic link where the store keeps its temporary files`);
+    expect(v.err).toContain(
+      `store verify: ${join(s, "tmp")}: a symbolic link where the store keeps its temporary files`,
+    );
     // the damaged part is counted as a part, not as a damaged entry (--json has damaged: [] and one part)
     expect(v.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
     const gc = await store("gc", s);
