@@ -130,27 +130,29 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
 
 /**
  * Refuses an option given twice with different values (`gen -p 8 -p 16`: commander keeps the later silently), under
- * any of its spellings (`-p 8 --p 16`, `--ranks 8 --p 16`, which refuseBothSpellings names first when both long ones
- * are typed), in one line naming it and both values, before its action runs. An option meant to repeat (its parser
+ * one spelling or a letter and its long flag (`-p 8 --p 16`), in one line naming it and both values, before its
+ * action runs (both long spellings, `--p 8 --ranks 16`, are refuseBothSpellings' "cannot be used with"). An option meant to repeat (its parser
  * collects, `--param`) or a variadic one is not checked; one given twice with the same value runs as given once.
  */
 function refuseRepeated(program: Command): void {
-  const given = new Map<Option, string[]>(); // this run's values of each option, in order: built per run, not shared
+  // this run's values of each option, in order (undefined: a flag without one): built per run, not shared
+  const given = new Map<Option, (string | undefined)[]>();
   for (const c of program.commands.flatMap((top) => [top, ...top.commands]))
     for (const option of c.options) {
       if (option.variadic || option.parseArg === collect) continue;
       c.on(`option:${option.name()}`, (value: string | undefined) => {
-        given.set(option, [...(given.get(option) ?? []), String(value ?? "")]);
+        given.set(option, [...(given.get(option) ?? []), value]);
       });
     }
   program.hook("preAction", (_program, action) => {
     const letters = new Map([...letterFlags(action)].map(([letter, o]) => [o, letter]));
     for (const option of action.options) {
       const values = given.get(option) ?? [];
-      const other = values.find((v) => v !== values[0]);
-      if (other === undefined) continue;
+      const at = values.findIndex((v) => v !== values[0]);
+      if (at < 0) continue;
+      const [first, other] = [values[0], values[at]];
       const flags = (shownFlags(option, letters.get(option)) ?? option.flags).replace(/ [<[].*$/, "");
-      const both = values[0] === "" || other === "" ? "" : ` (${plain(values[0]!)} and ${plain(other)})`;
+      const both = first === undefined || other === undefined ? "" : ` (${plain(first)} and ${plain(other)})`;
       action.error(`error: ${flags} given twice${both}`, { code: "commander.conflictingOption" });
     }
   });
