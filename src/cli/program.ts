@@ -131,8 +131,9 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
 /**
  * Refuses an option given twice with different values (`gen -p 8 -p 16`: commander keeps the later silently), under
  * one spelling or a letter and its long flag (`-p 8 --p 16`), in one line naming it and both values, before its
- * action runs (both long spellings, `--p 8 --ranks 16`, are refuseBothSpellings' "cannot be used with"). An option meant to repeat (its parser
- * collects, `--param`) or a variadic one is not checked; one given twice with the same value runs as given once.
+ * action runs (both long spellings, `--p 8 --ranks 16`, are refuseBothSpellings' "cannot be used with"). An option
+ * meant to repeat (its parser collects, `--param`) or a variadic one is not checked; one given twice with the same
+ * value runs as given once.
  */
 function refuseRepeated(program: Command): void {
   // this run's values of each option, in order (undefined: a flag without one): built per run, not shared
