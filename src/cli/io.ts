@@ -133,8 +133,7 @@ export function keyValues(name: string, items: readonly string[]): { [k: string]
   return out;
 }
 
-/** Collects repeated option values (commander reducer). */
-export const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+export { collect } from "./repeatable.js";
 
 /**
  * Aligned text tables and numbers for people (integers grouped, others to 4 digits), shared with the comparison's

@@ -47,6 +47,8 @@ const FLAG_WORDINGS: readonly (readonly [string | RegExp, string])[] = [
     "store: auto chooses the parameters itself: give none",
     "store: --algorithm auto chooses the parameters itself; drop --param",
   ],
+  // a directory that is not a store yet: the commands that make one
+  ["; openPlanStore(dir, true) makes one)", "; 'commplan store add' or 'commplan precompute --store' makes one)"],
   // compare
   [/^compare: sweep: /, "compare: --sweep: "],
   ["the option network replaces the machine's topology", "--network replaces the machine's topology"],

@@ -10,6 +10,7 @@ import { VERSION } from "./version.js";
 import { didYouMean } from "../internal/did-you-mean.js";
 import { quoted } from "../internal/quoted.js";
 import { isSubCommand, subCommandError } from "./sub-command.js";
+import { collect } from "./repeatable.js";
 
 export { CommanderError } from "commander";
 
@@ -123,7 +124,39 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   addMemoryOption(program, ctx);
   showLetterFlags(program);
   refuseBothSpellings(program, expandLetterFlags(program, argv), argv);
+  refuseRepeated(program);
   return program;
+}
+
+/**
+ * Refuses an option given twice with different values (`gen -p 8 -p 16`: commander keeps the later silently), under
+ * one spelling or a letter and its long flag (`-p 8 --p 16`), in one line naming it and both values, before its
+ * action runs (both long spellings, `--p 8 --ranks 16`, are refuseBothSpellings' "cannot be used with"). An option
+ * meant to repeat (its parser collects, `--param`) or a variadic one is not checked; one given twice with the same
+ * value runs as given once.
+ */
+function refuseRepeated(program: Command): void {
+  // this run's values of each option, in order (undefined: a flag without one): built per run, not shared
+  const given = new Map<Option, (string | undefined)[]>();
+  for (const c of program.commands.flatMap((top) => [top, ...top.commands]))
+    for (const option of c.options) {
+      if (option.variadic || option.parseArg === collect) continue;
+      c.on(`option:${option.name()}`, (value: string | undefined) => {
+        given.set(option, [...(given.get(option) ?? []), value]);
+      });
+    }
+  program.hook("preAction", (_program, action) => {
+    const letters = new Map([...letterFlags(action)].map(([letter, o]) => [o, letter]));
+    for (const option of action.options) {
+      const values = given.get(option) ?? [];
+      const at = values.findIndex((v) => v !== values[0]);
+      if (at < 0) continue;
+      const [first, other] = [values[0], values[at]];
+      const flags = (shownFlags(option, letters.get(option)) ?? option.flags).replace(/ [<[].*$/, "");
+      const both = first === undefined || other === undefined ? "" : ` (${plain(first)} and ${plain(other)})`;
+      action.error(`error: ${flags} given twice${both}`, { code: "commander.conflictingOption" });
+    }
+  });
 }
 
 /**
@@ -279,6 +312,11 @@ function refuseBothSpellings(program: Command, argv: readonly string[], typed: r
       });
     }
   });
+}
+
+/** A value as an error line shows it: as typed when it is a plain word or number (`8`), else quoted and escaped. */
+function plain(value: string): string {
+  return /^[\w.,:=/+@%-]{1,200}$/.test(value) ? value : quoted(value);
 }
 
 /** Commander's message for the first required option of `c` not given, if any. */

@@ -5,6 +5,7 @@
 import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
 import { growF64, growU32 } from "../internal/growable.js";
+import { counted } from "../internal/plural.js";
 import { matrixFromCoordinates, matrixRows, type CommMatrix } from "../model/matrix.js";
 import type { SparseStructure } from "../model/sparse-structure.js";
 import { elementBytesOption, definePattern } from "./pattern-options.js";
@@ -155,7 +156,8 @@ export const spmvPattern = definePattern({
     for (let x = 0; x < val.length; x++) ghosts += val[x]!;
     const messages = val.length;
     return [
-      `${a.rows} x ${a.cols} matrix, ${a.rowStart[a.rows]} stored entries; ${messages} messages carry ${ghosts} x entries`,
+      `${a.rows} x ${a.cols} matrix, ${counted(a.rowStart[a.rows]!, "stored entry", "stored entries")}; ` +
+        `${counted(messages, "message carries", "messages carry")} ${counted(ghosts, "x entry", "x entries")}`,
     ];
   },
 });

@@ -206,7 +206,8 @@ export function checkNewStoreDirectory(dir: string): void {
 export function openPlanStore(dir: string, create = false): PlanStore {
   const existing = existingPlanStore(dir);
   if (existing !== null) return existing;
-  if (!create) throw fail(MODULE, "IO", `not a plan store (no ${MARKER})`, { file: dir });
+  if (!create)
+    throw fail(MODULE, "IO", `not a plan store (no ${MARKER}; openPlanStore(dir, true) makes one)`, { file: dir });
   const s: PlanStore = { dir };
   const marker = join(dir, MARKER);
   try {

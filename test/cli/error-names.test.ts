@@ -66,12 +66,12 @@ describe("each kind of library error under the command that met it", () => {
 
   it("a store's error (a directory that is no store): store get's, on its fast path and through commander", async () => {
     mkdirSync(f("not-a-store"), { recursive: true });
-    const line = `store get: ${f("not-a-store")}: not a plan store (no commplan-store.json)\n`;
+    const line = `store get: ${f("not-a-store")}: not a plan store (no commplan-store.json; 'commplan store add' or 'commplan precompute --store' makes one)\n`;
     const byId = await run("store", "get", f("not-a-store"), "--id", "a".repeat(64));
     expect(byId).toMatchObject({ code: 2, err: line });
     expect((await run("store", "get", f("not-a-store"), f("m.json"), "-a", "shift")).err).toBe(line);
     expect((await run("store", "list", f("not-a-store"))).err).toBe(
-      `store list: ${f("not-a-store")}: not a plan store (no commplan-store.json)\n`,
+      `store list: ${f("not-a-store")}: not a plan store (no commplan-store.json; 'commplan store add' or 'commplan precompute --store' makes one)\n`,
     );
   });
 

@@ -186,7 +186,7 @@ describe("arguments read from stdin", () => {
       input: matrix,
       encoding: "utf8",
     });
-    expect([r.status, r.stderr]).toEqual([0, expect.stringMatching(/^store: [0-9a-f]{64} added\n$/)]);
+    expect([r.status, r.stderr]).toEqual([0, expect.stringMatching(/^store add: [0-9a-f]{64} added\n$/)]);
     for (const { words, a } of args)
       expect(a.description, `${words.join(" ")} ${a.name()}`).toMatch(/- (or none )?for stdin/);
   });

@@ -38,7 +38,7 @@ describe("store add into a new store: planned before the store is made", () => {
     expect(readdirSync(join(d, "s")).sort()).toEqual(["commplan-store.json", "entries", "log", "tmp"]);
     const again = await run("store", "add", join(d, "s"), m, "-a", "shift");
     expect(again.code).toBe(0);
-    expect(again.err).toBe(`store: ${ok.out.trim()} present\n`);
+    expect(again.err).toBe(`store add: ${ok.out.trim()} present\n`);
   });
 
   it("a directory not empty and not a store is refused before planning: not the planner's or the memory refusal", async () => {

@@ -77,7 +77,7 @@ describe("store verify: the programs of precompute --from-capture", () => {
     const bad = await run("store", "verify", s);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(
-      new RegExp(`^store: ${rank}: program ${KEY} is damaged: line \\d+: not valid JSON: [^\\n]*\\n$`),
+      new RegExp(`^store verify: ${rank}: program ${KEY} is damaged: line \\d+: not valid JSON: [^\\n]*\\n$`),
     );
     expect(bad.out).toMatch(/1 program \(1 damaged\).*precompute --from-capture' again/);
   });
@@ -121,7 +121,7 @@ describe("store list and verify: an entry under the wrong prefix", () => {
       "serves it from here";
     const list = await run("store", "list", s);
     expect(list.code).toBe(0);
-    expect(list.err).toBe(`store: ${file}: ${problem}\n`);
+    expect(list.err).toBe(`store list: ${file}: ${problem}\n`);
     expect(list.out.trim().split("\n")).toHaveLength(2); // the header and the one entry it serves
     const listJson = JSON.parse((await run("store", "list", s, "--json")).out) as { damage: unknown[] };
     expect(listJson.damage).toEqual([{ file, problem }]);
@@ -161,7 +161,7 @@ describe("store list and verify: names the store does not keep under entries/", 
     ].sort((a, b) => (a.file < b.file ? -1 : 1)); // the order the store lists its names in
     const list = await run("store", "list", s);
     expect(list.code).toBe(0);
-    expect(list.err).toBe(damage.map((x) => `store: ${x.file}: ${x.problem}\n`).join(""));
+    expect(list.err).toBe(damage.map((x) => `store list: ${x.file}: ${x.problem}\n`).join(""));
     expect(list.out.trim().split("\n")).toHaveLength(2); // the header and the one entry
     const listJson = JSON.parse((await run("store", "list", s, "--json")).out) as { damage: unknown[] };
     expect(listJson.damage).toEqual(damage);
@@ -215,7 +215,7 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     const doc = await verifyJson(s, 1);
     expect(doc).toMatchObject({ parts: [{ file: programs, problem }], programs: 0, damagedPrograms: [] });
     const text = await run("store", "verify", s);
-    expect(text.err).toBe(`store: ${programs}: ${problem}\n`);
+    expect(text.err).toBe(`store verify: ${programs}: ${problem}\n`);
     expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
     // precompute refuses the store until gc repaired it (it crashed writing into the file)
     const refusal = `precompute: ${programs}: ${problem}: run 'commplan store gc'\n`;
@@ -249,14 +249,14 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     const programs = join(s, "programs");
     writeFileSync(programs, "x\n");
     const problem = "a file where the store keeps its programs (a directory)";
-    const warning = `store: ${programs}: ${problem}: add goes on (it writes entries, never a program); 'commplan store gc' repairs it\n`;
+    const warning = `store add: ${programs}: ${problem}: add goes on (it writes entries, never a program); 'commplan store gc' repairs it\n`;
     const add = await run("store", "add", s, m, "-a", "coloring");
     expect(add.code, add.err).toBe(0);
-    expect(add.err).toBe(`${warning}store: ${add.out.trim()} added\n`);
+    expect(add.err).toBe(`${warning}store add: ${add.out.trim()} added\n`);
     // present already: the same line, then present
     const again = await run("store", "add", s, m, "-a", "coloring");
-    expect(again).toMatchObject({ code: 0, err: `${warning}store: ${add.out.trim()} present\n` });
-    expect((await run("store", "list", s)).err).toBe(`store: ${programs}: ${problem}\n`);
+    expect(again).toMatchObject({ code: 0, err: `${warning}store add: ${add.out.trim()} present\n` });
+    expect((await run("store", "list", s)).err).toBe(`store list: ${programs}: ${problem}\n`);
     expect(readFileSync(programs, "utf8")).toBe("x\n"); // add neither removed nor wrote through it
   });
 
@@ -317,7 +317,7 @@ describe("store verify: a program past the memory budget", () => {
     expect(text.code).toBe(1);
     expect(text.err).toMatch(
       new RegExp(
-        `^store: ${dir}: program ${KEY} was not checked: reading the program in [^\\n]*--max-memory [^\\n]*\\n$`,
+        `^store verify: ${dir}: program ${KEY} was not checked: reading the program in [^\\n]*--max-memory [^\\n]*\\n$`,
       ),
     );
     expect(text.out).toBe(

@@ -53,7 +53,7 @@ describe("commplan store", () => {
     expect(scheduleToJsonText(fromArrow)).toBe(readFileSync(join(d, "p.json"), "utf8"));
     // a summary line on stderr for a file written, as plan's; none when the plan goes to stdout
     const n = fromArrow.transferCount;
-    expect(got.err).toBe(`store: ${id}: coloring, P = 12, ${n} transfers, json -> ${join(d, "g.json")}\n`);
+    expect(got.err).toBe(`store get: ${id}: coloring, P = 12, ${n} transfers, json -> ${join(d, "g.json")}\n`);
     const missing = await run("store", "get", join(d, "s"), join(d, "m.json"), "-a", "shift");
     expect(missing.code).toBe(1);
     const listed = (await run("store", "list", join(d, "s"))).out;
@@ -395,7 +395,7 @@ describe("store gc --dry-run", () => {
     const dry = await run("store", "gc", s, "--dry-run");
     expect(dry.code, dry.err).toBe(0);
     expect(dry.out).toBe("store: would remove 1 damaged part, 1 temporary file and 1 damaged entry\n");
-    expect(dry.err).toContain(`store: would remove damaged entry ${broken}\n`);
+    expect(dry.err).toContain(`store gc: would remove damaged entry ${broken}\n`);
     expect(before()).toEqual(tree);
     expect(readFileSync(entry(broken)).equals(b)).toBe(true);
     const dryJson = JSON.parse((await run("store", "gc", s, "--dry-run", "--json")).out) as Record<string, unknown>;
@@ -505,7 +505,7 @@ describe("store list: filters", () => {
       out: "id  algorithm  P  seed  payload  machine  bytes  created  origin  params  element bytes\n",
     });
     expect(typo.err).toBe(
-      "store: no entry matches --pattern unifrm.json (origins in this store: pattern1.json, uniform.json; " +
+      "store list: no entry matches --pattern unifrm.json (origins in this store: pattern1.json, uniform.json; " +
         "did you mean uniform.json?)\n",
     );
     // --json is as before (no entry) and says so on stderr alike
@@ -515,7 +515,7 @@ describe("store list: filters", () => {
     expect(json.err).toBe(typo.err);
     // a pattern the store has, with a filter that rules its entries out: the filters named, no origins
     const none = await run("store", "list", s, "--pattern", "uniform.json", "--ranks", "7");
-    expect(none).toMatchObject({ code: 0, err: "store: no entry matches --ranks 7 --pattern uniform.json\n" });
+    expect(none).toMatchObject({ code: 0, err: "store list: no entry matches --ranks 7 --pattern uniform.json\n" });
     // a filter that matches, or none given: nothing on stderr
     for (const filters of [["--pattern", "uniform.json"], []]) {
       const r = await run("store", "list", s, ...filters);

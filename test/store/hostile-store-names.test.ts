@@ -72,7 +72,7 @@ describe("plan store: an entry whose name does not match its content", () => {
     expect(list.out.split("\n").find((l) => l.startsWith(ids[1]!))).toContain(why);
     const verify = await store("verify", s);
     expect(verify.code).toBe(1);
-    expect(verify.err).toBe(`store: ${files[1]}: entry ${ids[1]} is damaged: ${why}\n`);
+    expect(verify.err).toBe(`store verify: ${files[1]}: entry ${ids[1]} is damaged: ${why}\n`);
     const add = await store("add", s, join(d, "m.json"), "-a", "coloring");
     expect(add.code).toBe(2);
     expect(add.err.split("\n")).toHaveLength(2);
@@ -152,7 +152,7 @@ describe("plan store: links at the log and the marker, links and directories in 
     expect(doc.entries.map((e) => e.created)).toEqual([null, null]);
     expect(doc.damage.map((x) => x.file)).toEqual([join(s, "log")]);
     expect((await store("verify", s)).err).toBe(
-      `store: ${join(s, "log")}: a symbolic link where the store keeps its log (a file)\n`,
+      `store verify: ${join(s, "log")}: a symbolic link where the store keeps its log (a file)\n`,
     );
     expect((await store("gc", s)).code).toBe(0);
     expect(existsSync(join(s, "log"))).toBe(false);

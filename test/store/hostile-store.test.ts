@@ -57,7 +57,9 @@ describe("plan store: nothing outside the store is read, written or removed", ()
     symlinkSync(victim, join(s, "tmp"));
     const v = await store("verify", s);
     expect(v.code).toBe(1);
-    expect(v.err).toContain(`store: ${join(s, "tmp")}: a symbolic link where the store keeps its temporary files`);
+    expect(v.err).toContain(
+      `store verify: ${join(s, "tmp")}: a symbolic link where the store keeps its temporary files`,
+    );
     // the damaged part is counted as a part, not as a damaged entry (--json has damaged: [] and one part)
     expect(v.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
     const gc = await store("gc", s);
@@ -163,7 +165,7 @@ describe("plan store: a FIFO, a directory or a file where the store expects anot
     execFileSync("mkfifo", [file]);
     const v = await store("verify", s);
     expect(v.code).toBe(1);
-    expect(v.err).toBe(`store: ${file}: entry ${id} is damaged: a FIFO, not a file\n`);
+    expect(v.err).toBe(`store verify: ${file}: entry ${id} is damaged: a FIFO, not a file\n`);
     expect((await store("list", s)).out).toMatch(/DAMAGED.*a FIFO, not a file/);
     for (const argv of [
       ["get", s, "--id", id],
@@ -333,7 +335,7 @@ process.stdout.write(JSON.stringify(out));`;
     );
     expect((await store("list", s)).out).not.toMatch(/ shift /);
     expect((await store("verify", s)).err).toContain(
-      `store: ${join(s, "log")}: a directory where the store keeps its log`,
+      `store verify: ${join(s, "log")}: a directory where the store keeps its log`,
     );
     expect((await store("gc", s)).code).toBe(0);
     expect((await store("add", s, join(d, "m.json"), "-a", "shift")).code).toBe(0);

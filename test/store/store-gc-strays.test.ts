@@ -48,7 +48,7 @@ describe("store gc: a young stray under entries/ is left alone", () => {
     const list = cli(["store", "list", s]);
     expect(list.code).toBe(0);
     for (const f of [copying, nfs, join(s, "entries", "incoming")])
-      expect(list.err).toMatch(new RegExp(`^store: ${f.replace(/[.]/g, "\\.")}: .*never read${YOUNG}$`, "m"));
+      expect(list.err).toMatch(new RegExp(`^store list: ${f.replace(/[.]/g, "\\.")}: .*never read${YOUNG}$`, "m"));
     const verify = cli(["store", "verify", s]);
     expect(verify.code).toBe(1);
     expect(verify.err).toContain(`${copying}: a file the store does not keep`);
@@ -99,8 +99,8 @@ describe("store gc: a stray it cannot remove", () => {
     const gc = cli(["store", "gc", s], preload);
     const never = "the store does not keep (a prefix directory holds only entries, <64 hex digits>.arrow): never read";
     expect(gc.err).toBe(
-      `store: removed ${notes} (a file ${never})\n` +
-        `store: ${backup}: cannot remove: permission denied\n` +
+      `store gc: removed ${notes} (a file ${never})\n` +
+        `store gc: ${backup}: cannot remove: permission denied\n` +
         "store gc: removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not remove 1 path " +
         "(named above)\n",
     );
@@ -141,9 +141,9 @@ describe("store gc: a stray it cannot remove", () => {
       ],
     });
     expect(gc.err.split("\n")).toEqual([
-      `store: removed damaged entry ${id}`,
-      `store: ${backup}: cannot remove: permission denied`,
-      `store: ${backup2}: cannot remove: permission denied`,
+      `store gc: removed damaged entry ${id}`,
+      `store gc: ${backup}: cannot remove: permission denied`,
+      `store gc: ${backup2}: cannot remove: permission denied`,
       "store gc: removed 0 temporary files and 1 damaged entry, but could not remove 2 paths (named above)",
       "",
     ]);
@@ -239,7 +239,7 @@ describe("store gc: a directory it cannot make anew", () => {
     const gc = cli(["store", "gc", s], preload);
     expect(gc.code).toBe(2);
     const lines = gc.err.split("\n");
-    expect(lines).toContain(`store: ${tmp}: cannot make it anew: permission denied`);
+    expect(lines).toContain(`store gc: ${tmp}: cannot make it anew: permission denied`);
     expect(lines).toContain(
       "store gc: removed 1 damaged part, 0 temporary files and 0 damaged entries, but could not make 1 directory " +
         "anew (named above)",

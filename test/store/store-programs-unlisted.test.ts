@@ -58,7 +58,9 @@ describe("store verify: a program directory it cannot list", () => {
     expect(cli(["store", "verify", s]).code).toBe(0);
     const text = faulty(["store", "verify", s]);
     expect(text.status, text.stderr).toBe(1);
-    expect(text.stderr).toBe(`store: ${dir}: program ${KEY} is damaged: cannot list its files: permission denied\n`);
+    expect(text.stderr).toBe(
+      `store verify: ${dir}: program ${KEY} is damaged: cannot list its files: permission denied\n`,
+    );
     expect(text.stdout).toContain("1 program (1 damaged)");
     const json = faulty(["store", "verify", s, "--json"]);
     expect(json.status).toBe(1);

@@ -84,7 +84,7 @@ export function registerDemo(program: Command, ctx: CliContext): void {
             2,
           ) + "\n",
         );
-      let text = `commplan demo: 004 Pattern1 (one spike), P = ${p}, seed ${seed}: every node sends 1024 elements to one random node and 1 to the others.\n`;
+      let text = `commplan demo: 004 Pattern1 (one spike), P = ${p}, seed ${seed}: ${p === 1 ? "one node, with no other to send to: nothing is sent" : "every node sends 1024 elements to one random node and 1 to the others"}.\n`;
       text += `Matrix: t = ${fmt(st.t)}, h = ${st.h}, M_max = ${fmt(st.mMax)}, ${st.messages} messages.\n`;
       text += `Each planner makes an element-level plan; the verifier checks it, the flat model of ${machine.name} costs it (${machine.source}), `;
       text += `and the simulated machine replays it in blocking mode without a barrier per step, moving every element (data mode); max wait is the longest time one node's messages waited for a busy receiver (node contention). `;

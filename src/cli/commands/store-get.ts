@@ -124,7 +124,7 @@ export async function storeGet(
   checkEntryMemory(entryFile(s, id), id, ctx.maxMemory);
   const entry = await loadEntryOrReport(s, id, o.json === true, ctx);
   if (entry === null) {
-    ctx.io.err(`store: no entry ${id}\n`);
+    ctx.io.err(`store get: no entry ${id}\n`);
     ctx.exitCode = 1;
     if (o.json) printJson(ctx, { format: "commplan.store-get/v1", id, found: false });
     return;
@@ -133,7 +133,7 @@ export async function storeGet(
   const plan = entry.plan;
   if (o.output !== "-")
     ctx.io.err(
-      `store: ${id}: ${oneLine(plan.algorithm)}, P = ${plan.p}, ${counted(plan.transferCount, "transfer", "transfers")}, ${format} -> ${o.output}\n`,
+      `store get: ${id}: ${oneLine(plan.algorithm)}, P = ${plan.p}, ${counted(plan.transferCount, "transfer", "transfers")}, ${format} -> ${o.output}\n`,
     );
   if (o.json)
     printJson(ctx, {

@@ -114,7 +114,7 @@ function warnProgramsDamage(s: PlanStore, ctx: CliContext): void {
   const bad = programsDamage(s);
   if (bad !== null)
     ctx.io.err(
-      `store: ${oneLine(bad.file)}: ${oneLine(bad.problem)}: add goes on (it writes entries, never a program); 'commplan store gc' repairs it\n`,
+      `store add: ${oneLine(bad.file)}: ${oneLine(bad.problem)}: add goes on (it writes entries, never a program); 'commplan store gc' repairs it\n`,
     );
 }
 
@@ -143,7 +143,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       if (existing === null) checkNewStoreDirectory(dir);
       if (existing !== null) warnProgramsDamage(existing, ctx);
       if (existing !== null && getPlanById(existing, r.id) !== null) {
-        ctx.io.err(`store: ${r.id} present\n`);
+        ctx.io.err(`store add: ${r.id} present\n`);
         added("present", false);
         return;
       }
@@ -151,7 +151,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       const plan = planForRequest(m, r);
       const s = existing ?? openPlanStore(dir, true);
       const res = addPlan(s, r.key, plan, { matrixFile: basename(matrixFile), p: m.p });
-      ctx.io.err(`store: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
+      ctx.io.err(`store add: ${r.id} ${res.written ? "added" : "present (added by another writer)"}\n`);
       added(res.written ? "added" : "present", !res.written);
     });
   requestOptions(
@@ -313,7 +313,7 @@ function noMatchLine(o: ListFilters, all: readonly StoreEntryInfo[], kept: reado
         ? " (no entry in this store records its origin)"
         : ` (origins in this store: ${oneLine(shown)}${oneLine(near)})`;
   }
-  return `store: no entry matches ${flags}${why}\n`;
+  return `store list: no entry matches ${flags}${why}\n`;
 }
 
 /** The largest entry checked against the budget before any is read (`perByte`: what a command holds per file byte). */
@@ -342,7 +342,7 @@ function registerList(store: Command, ctx: CliContext): void {
       const keep = listFilter(o);
       const s = openPlanStore(dir); // no budget to check: list reads each entry in 1 MiB pieces, never whole
       const damage = storeDamage(s);
-      for (const d of damage) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
+      for (const d of damage) ctx.io.err(`store list: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
       const all = listPlans(s);
       const entries = all.filter(keep);
       const none = noMatchLine(o, all, entries);
@@ -389,15 +389,15 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const s = openPlanStore(dir);
       checkStoreBudget(s, ENTRY_BYTES_PER_BYTE, ctx);
       const rep = verifyStore(s, { maxMemory: ctx.maxMemory });
-      for (const d of rep.parts) ctx.io.err(`store: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
+      for (const d of rep.parts) ctx.io.err(`store verify: ${oneLine(d.file)}: ${oneLine(d.problem)}\n`);
       for (const d of rep.damaged)
-        ctx.io.err(`store: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(String(d.problem))}\n`);
+        ctx.io.err(`store verify: ${oneLine(d.file)}: entry ${d.id} is damaged: ${oneLine(String(d.problem))}\n`);
       for (const d of rep.damagedPrograms)
-        ctx.io.err(`store: ${oneLine(d.file)}: ${programName(d.key)} is damaged: ${oneLine(d.problem)}\n`);
+        ctx.io.err(`store verify: ${oneLine(d.file)}: ${programName(d.key)} is damaged: ${oneLine(d.problem)}\n`);
       // the budget's message names the command line's flag (--max-memory), as a refusal of the whole store does
       const unchecked = rep.uncheckedPrograms.map((d) => ({ ...d, problem: cliMessage(d.problem) }));
       for (const d of unchecked)
-        ctx.io.err(`store: ${oneLine(d.file)}: ${programName(d.key)} was ${oneLine(d.problem)}\n`);
+        ctx.io.err(`store verify: ${oneLine(d.file)}: ${programName(d.key)} was ${oneLine(d.problem)}\n`);
       // a program past the memory budget is not damage, but the store is not known consistent either: exit 1
       const bad = rep.damaged.length + rep.parts.length + rep.damagedPrograms.length + rep.uncheckedPrograms.length;
       if (o.json) {
@@ -441,10 +441,10 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const dry = o.dryRun === true;
       const r = gcStore(s, dry);
       const removed = dry ? "would remove" : "removed";
-      for (const d of r.parts) ctx.io.err(`store: ${removed} ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
-      for (const id of r.damaged) ctx.io.err(`store: ${removed} damaged entry ${id}\n`);
+      for (const d of r.parts) ctx.io.err(`store gc: ${removed} ${oneLine(d.file)} (${oneLine(d.problem)})\n`);
+      for (const id of r.damaged) ctx.io.err(`store gc: ${removed} damaged entry ${id}\n`);
       // what could not be removed, after what was: the store's state is both
-      for (const f of r.failed) ctx.io.err(`store: ${oneLine(f.file)}: ${oneLine(f.problem)}\n`);
+      for (const f of r.failed) ctx.io.err(`store gc: ${oneLine(f.file)}: ${oneLine(f.problem)}\n`);
       if (o.json)
         printJson(ctx, {
           format: "commplan.store-gc/v1",
