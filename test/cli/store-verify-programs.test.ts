@@ -66,7 +66,7 @@ describe("store verify: the programs of precompute --from-capture", () => {
     const s = await storeWithProgram(tempDir("verify-programs"));
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, programs: 1, damagedPrograms: [] });
     const text = await run("store", "verify", s);
-    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 program (0 damaged), 0 temporary files - consistent\n");
+    expect(text.out).toBe("store verify: 1 entry, 0 damaged, 1 program (0 damaged), 0 temporary files - consistent\n");
     const rank = join(s, "programs", KEY, "rank-2.json");
     writeFileSync(rank, readFileSync(rank, "utf8").slice(0, 200));
     const doc = await verifyJson(s, 1);
@@ -128,7 +128,7 @@ describe("store list and verify: an entry under the wrong prefix", () => {
     const verify = await verifyJson(s, 1);
     expect(verify).toMatchObject({ consistent: false, entries: 1, damaged: [], parts: [{ file, problem }] });
     const text = await run("store", "verify", s);
-    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect(text.out).toBe("store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
     expect((await run("store", "gc", s)).code).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, parts: [] });
@@ -167,7 +167,7 @@ describe("store list and verify: names the store does not keep under entries/", 
     expect(listJson.damage).toEqual(damage);
     expect(await verifyJson(s, 1)).toMatchObject({ consistent: false, entries: 1, damaged: [], parts: damage });
     expect((await run("store", "verify", s)).out).toBe(
-      "store: 1 entry, 0 damaged, 4 damaged parts, 0 temporary files - run 'commplan store gc'\n",
+      "store verify: 1 entry, 0 damaged, 4 damaged parts, 0 temporary files - run 'commplan store gc'\n",
     );
     expect((await run("store", "gc", s)).code).toBe(0);
     for (const x of damage) expect(existsSync(x.file), x.file).toBe(false);
@@ -216,7 +216,7 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     expect(doc).toMatchObject({ parts: [{ file: programs, problem }], programs: 0, damagedPrograms: [] });
     const text = await run("store", "verify", s);
     expect(text.err).toBe(`store verify: ${programs}: ${problem}\n`);
-    expect(text.out).toBe("store: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect(text.out).toBe("store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
     // precompute refuses the store until gc repaired it (it crashed writing into the file)
     const refusal = `precompute: ${programs}: ${problem}: run 'commplan store gc'\n`;
     const cap = join(d, "cap");
@@ -321,7 +321,7 @@ describe("store verify: a program past the memory budget", () => {
       ),
     );
     expect(text.out).toBe(
-      "store: 1 entry, 0 damaged, 1 program (0 damaged, 1 not checked), 0 temporary files - give a larger " +
+      "store verify: 1 entry, 0 damaged, 1 program (0 damaged, 1 not checked), 0 temporary files - give a larger " +
         "--max-memory to check the programs not checked\n",
     );
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, uncheckedPrograms: [] });

@@ -394,7 +394,7 @@ describe("store gc --dry-run", () => {
     const tree = before();
     const dry = await run("store", "gc", s, "--dry-run");
     expect(dry.code, dry.err).toBe(0);
-    expect(dry.out).toBe("store: would remove 1 damaged part, 1 temporary file and 1 damaged entry\n");
+    expect(dry.out).toBe("store gc: would remove 1 damaged part, 1 temporary file and 1 damaged entry\n");
     expect(dry.err).toContain(`store gc: would remove damaged entry ${broken}\n`);
     expect(before()).toEqual(tree);
     expect(readFileSync(entry(broken)).equals(b)).toBe(true);

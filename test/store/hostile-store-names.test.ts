@@ -77,7 +77,7 @@ describe("plan store: an entry whose name does not match its content", () => {
     expect(add.code).toBe(2);
     expect(add.err.split("\n")).toHaveLength(2);
     expect(add.err).toContain(why);
-    expect((await store("gc", s)).out).toBe("store: removed 0 temporary files and 1 damaged entry\n");
+    expect((await store("gc", s)).out).toBe("store gc: removed 0 temporary files and 1 damaged entry\n");
     expect(existsSync(files[0]!)).toBe(true); // the entry whose bytes were copied stays
     expect((await store("add", s, join(d, "m.json"), "-a", "coloring")).out.trim()).toBe(ids[1]);
     expect((await store("verify", s)).code).toBe(0);
@@ -195,7 +195,7 @@ describe("plan store: links at the log and the marker, links and directories in 
     expect((JSON.parse(verify.out) as { temps: number }).temps).toBe(2);
     const gc = await store("gc", s);
     expect(gc.code).toBe(0);
-    expect(gc.out).toBe("store: removed 2 temporary files and 0 damaged entries\n");
+    expect(gc.out).toBe("store gc: removed 2 temporary files and 0 damaged entries\n");
     expect(readFileSync(join(victim, "x"), "utf8")).toBe("precious\n");
     expect(existsSync(join(s, "tmp", "dir"))).toBe(false);
     expect((await store("verify", s)).code).toBe(0);

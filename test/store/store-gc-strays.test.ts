@@ -54,17 +54,17 @@ describe("store gc: a young stray under entries/ is left alone", () => {
     expect(verify.err).toContain(`${copying}: a file the store does not keep`);
     expect(verify.err).toContain(YOUNG);
     const dry = cli(["store", "gc", s, "--dry-run"]);
-    expect(dry.out).toBe("store: would remove 0 temporary files and 0 damaged entries\n");
+    expect(dry.out).toBe("store gc: would remove 0 temporary files and 0 damaged entries\n");
     const gc = cli(["store", "gc", s]);
     expect(gc.code, gc.err).toBe(0);
-    expect(gc.out).toBe("store: removed 0 temporary files and 0 damaged entries\n");
+    expect(gc.out).toBe("store gc: removed 0 temporary files and 0 damaged entries\n");
     for (const f of [copying, nfs, join(s, "entries", "incoming")]) expect(existsSync(f), f).toBe(true);
     // an hour later, the same strays are removed
     const old = new Date(Date.now() - 2 * 3600_000);
     for (const f of [copying, nfs, join(s, "entries", "incoming")]) utimesSync(f, old, old);
     expect(cli(["store", "list", s]).err).not.toContain(YOUNG);
     const later = cli(["store", "gc", s]);
-    expect(later.out).toBe("store: removed 3 damaged parts, 0 temporary files and 0 damaged entries\n");
+    expect(later.out).toBe("store gc: removed 3 damaged parts, 0 temporary files and 0 damaged entries\n");
     for (const f of [copying, nfs, join(s, "entries", "incoming")]) expect(existsSync(f), f).toBe(false);
     expect(cli(["store", "verify", s]).code).toBe(0);
   });

@@ -141,7 +141,7 @@ function registerAddGet(store: Command, ctx: CliContext): void {
       const existing = existingPlanStore(dir);
       // a directory that cannot become a store is refused before planning, which can take seconds at large P
       if (existing === null) checkNewStoreDirectory(dir);
-      if (existing !== null) warnProgramsDamage(existing, ctx);
+      else warnProgramsDamage(existing, ctx);
       if (existing !== null && getPlanById(existing, r.id) !== null) {
         ctx.io.err(`store add: ${r.id} present\n`);
         added("present", false);
@@ -422,7 +422,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
           ? ""
           : `, ${counted(rep.programs, "program", "programs")} (${rep.damagedPrograms.length} damaged${rep.uncheckedPrograms.length === 0 ? "" : `, ${rep.uncheckedPrograms.length} not checked`})`;
       ctx.io.out(
-        `store: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged${parts}${programs}, ${counted(rep.temps, "temporary file", "temporary files")} ${verdict(rep)}\n`,
+        `store verify: ${counted(rep.entries, "entry", "entries")}, ${rep.damaged.length} damaged${parts}${programs}, ${counted(rep.temps, "temporary file", "temporary files")} ${verdict(rep)}\n`,
       );
       if (bad > 0) ctx.exitCode = 1;
     });
@@ -460,7 +460,7 @@ function registerMaintenance(store: Command, ctx: CliContext): void {
       const summary = `${removed} ${r.parts.length === 0 ? temps : `${parts}, ${temps}`} and ${entries}`;
       // the line starts "store gc: " (the command's name), so it says "removed", not "gc removed"
       if (r.failed.length > 0) throw fail("store", "IO", `${summary}, but ${gcFailedText(r.failed)} (named above)`);
-      if (!o.json) ctx.io.out(`store: ${summary}\n`);
+      if (!o.json) ctx.io.out(`store gc: ${summary}\n`);
     });
 }
 
