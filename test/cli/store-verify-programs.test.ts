@@ -128,7 +128,9 @@ describe("store list and verify: an entry under the wrong prefix", () => {
     const verify = await verifyJson(s, 1);
     expect(verify).toMatchObject({ consistent: false, entries: 1, damaged: [], parts: [{ file, problem }] });
     const text = await run("store", "verify", s);
-    expect(text.out).toBe("store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect(text.out).toBe(
+      "store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n",
+    );
     expect((await run("store", "gc", s)).code).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(await verifyJson(s, 0)).toMatchObject({ consistent: true, entries: 1, parts: [] });
@@ -216,7 +218,9 @@ describe("store verify and gc: programs/ as a part of the store", () => {
     expect(doc).toMatchObject({ parts: [{ file: programs, problem }], programs: 0, damagedPrograms: [] });
     const text = await run("store", "verify", s);
     expect(text.err).toBe(`store verify: ${programs}: ${problem}\n`);
-    expect(text.out).toBe("store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect(text.out).toBe(
+      "store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n",
+    );
     // precompute refuses the store until gc repaired it (it crashed writing into the file)
     const refusal = `precompute: ${programs}: ${problem}: run 'commplan store gc'\n`;
     const cap = join(d, "cap");

@@ -61,7 +61,9 @@ describe("plan store: nothing outside the store is read, written or removed", ()
       `store verify: ${join(s, "tmp")}: a symbolic link where the store keeps its temporary files`,
     );
     // the damaged part is counted as a part, not as a damaged entry (--json has damaged: [] and one part)
-    expect(v.out).toBe("store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n");
+    expect(v.out).toBe(
+      "store verify: 1 entry, 0 damaged, 1 damaged part, 0 temporary files - run 'commplan store gc'\n",
+    );
     const gc = await store("gc", s);
     expect(gc.code, gc.err).toBe(0);
     expect(readdirSync(victim).sort()).toEqual([dead, "x"]);
