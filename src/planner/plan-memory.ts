@@ -5,6 +5,7 @@
 import { memoryBudgetOf } from "../host/memory.js";
 import { fail } from "../model/errors.js";
 import { raiseBudgetHint } from "../model/memory-budget.js";
+import { counted } from "../internal/plural.js";
 import { MAX_DENSE_P, matrixBytes, nonzeroCount, type CommMatrix } from "../model/matrix.js";
 import type { PlanOptions } from "./types.js";
 
@@ -34,9 +35,6 @@ export function refuseOverBudget(algorithm: string, estimate: number, what: stri
     { field: "maxMemory" },
   );
 }
-
-/** "1 entry", "n entries". */
-const entries = (n: number): string => `${n} ${n === 1 ? "entry" : "entries"}`;
 
 /** Below this a P^2 plan of a sparse matrix is not refused (small P: the dense work is cheap). */
 export const SPARSE_DENSE_WORK_FLOOR = 256 * 2 ** 20;
@@ -71,7 +69,7 @@ export function refuseDenseWorkOnSparse(algorithm: string, m: CommMatrix, estima
   throw fail(
     "planner",
     "UNSUPPORTED",
-    `${algorithm}: this plan of a sparse matrix (P = ${m.p}, ${entries(nonzeroCount(m))}, ${bytes(own)}) would need about ${bytes(estimate)} (its memory grows with P^2); plan an O(E) algorithm (shift, linear-permutation, coloring, split-coloring, rs-n, rs-nh)${denseWayOn(m.p)}`,
+    `${algorithm}: this plan of a sparse matrix (P = ${m.p}, ${counted(nonzeroCount(m), "entry", "entries")}, ${bytes(own)}) would need about ${bytes(estimate)} (its memory grows with P^2); plan an O(E) algorithm (shift, linear-permutation, coloring, split-coloring, rs-n, rs-nh)${denseWayOn(m.p)}`,
     { field: "algorithm" },
   );
 }
