@@ -5,9 +5,9 @@
  * and the replays after it fault on each page they write (docs/simulator.md), so smpirun runs in the parent
  * (bench/program-replay.ts). Every module is imported before the warm-up starts, so tsx's transforms (and its
  * esbuild service) are done by then. The replay timed is the build's (dist/, what `commplan simulate` runs; the
- * parent builds it first): tsx compiles the sources with esbuild's keepNames, which names every closure at run time,
- * and the replay of the P = 256 two-stage programs took about 1.3 times as long from src/ as from dist/ (CPU time,
- * alternated runs, 2026-12-02).
+ * parent builds it first): tsx compiles the sources with esbuild's keepNames, which names every closure at run time;
+ * in the two bench runs of 2026-12-02 (17:57 from src/, 18:05 from dist/, both idle) the replay CPU time of the twelve
+ * P = 256 two-stage cases from dist/ was 0.70 to 1.00 of that from src/, median 0.80.
  *   node --import tsx bench/program-replay-child.ts < cases.json
  */
 import { existsSync, readFileSync } from "node:fs";
